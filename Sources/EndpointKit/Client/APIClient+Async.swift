@@ -1,0 +1,44 @@
+import Foundation
+
+extension APIClient {
+    /// Sends a request and returns its result. Cancelling the calling Task cancels the request,
+    /// which then returns ``TransportError/Reason/cancelled``.
+    public func send<Request: APIRequest>(_ request: Request) async -> APIResult<Request.Response> {
+        let pending = PendingHandle()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                pending.set(perform(request, delegate: nil) { continuation.resume(returning: $0) })
+            }
+        } onCancel: {
+            pending.cancel()
+        }
+    }
+
+    /// Sends a request and returns the decoded value.
+    /// - Throws: ``ServerFailure`` when the server said "no", ``TransportError`` otherwise.
+    public func value<Request: APIRequest>(for request: Request) async throws -> Request.Response {
+        try await send(request).get()
+    }
+}
+
+/// Holds the handle of an async send so a Task cancellation that races its creation still
+/// cancels it.
+final class PendingHandle: Sendable {
+    private let state = Locked<(handle: RequestHandle?, cancelled: Bool)>((nil, false))
+
+    func set(_ handle: RequestHandle) {
+        let cancelled = state.withLock { state -> Bool in
+            state.handle = handle
+            return state.cancelled
+        }
+        if cancelled { handle.cancel() }
+    }
+
+    func cancel() {
+        let handle = state.withLock { state -> RequestHandle? in
+            state.cancelled = true
+            return state.handle
+        }
+        handle?.cancel()
+    }
+}

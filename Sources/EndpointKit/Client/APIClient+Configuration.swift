@@ -1,0 +1,55 @@
+import Dispatch
+import Foundation
+
+extension APIClient {
+    /// Settings shared by every request a client sends; requests override some of them.
+    public struct Configuration: Sendable {
+        /// The base URL that request paths are appended to. Requests may override it.
+        public var baseURL: URL?
+        /// Headers sent with every request; a request's own headers win. None by default.
+        public var defaultHeaders: HTTPHeaders
+        /// Parameters appended to the query string of every request (before the request's own),
+        /// such as an app version or a device id. None by default.
+        public var commonParameters: QueryItems
+        /// How list values are written in queries and form bodies. ``ArrayEncoding/repeatedKey``
+        /// by default.
+        public var arrayEncoding: ArrayEncoding
+        /// The total deadline of a request in seconds, unless it sets its own; 0 or less for none.
+        /// 60 by default.
+        public var timeout: TimeInterval
+        /// Where completion closures run. `.main` by default. Delegates always run on the main
+        /// actor; async callers resume on their own executor.
+        public var callbackQueue: DispatchQueue
+        /// The envelope for requests that do not set one. ``NoEnvelope`` by default.
+        public var envelope: any ResponseEnvelope
+        /// The decoder for requests that do not set one. A plain `JSONDecoder` by default.
+        public var decoder: JSONDecoder
+        /// The encoder for `Encodable` bodies of requests that do not set one.
+        public var encoder: JSONEncoder
+        /// Acceptable status codes and content types. ``ResponseValidation/default`` by default.
+        public var validation: ResponseValidation
+        /// The largest response body kept in memory, in bytes. 64 MiB by default.
+        public var maximumResponseSize: Int
+        /// The transport. A new ``URLSessionTransport`` by default.
+        public var transport: any Transport
+
+        /// Creates a configuration.
+        /// - Parameters:
+        ///   - baseURL: The base URL, `nil` by default (then every request must set its own).
+        ///   - transport: The transport; a new ``URLSessionTransport`` by default.
+        public init(baseURL: URL? = nil, transport: (any Transport)? = nil) {
+            self.baseURL = baseURL
+            defaultHeaders = HTTPHeaders()
+            commonParameters = QueryItems()
+            arrayEncoding = .repeatedKey
+            timeout = 60
+            callbackQueue = .main
+            envelope = NoEnvelope()
+            decoder = JSONDecoder()
+            encoder = JSONEncoder()
+            validation = .default
+            maximumResponseSize = 64 * 1024 * 1024
+            self.transport = transport ?? URLSessionTransport()
+        }
+    }
+}

@@ -1,0 +1,121 @@
+import Dispatch
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Sends ``APIRequest``s and reports each outcome as an ``APIResult``: through a closure, a
+/// delegate, or async/await.
+///
+/// ```swift
+/// let client = APIClient(baseURL: URL(string: "https://api.example.com")) {
+///     $0.defaultHeaders["Accept"] = "application/json"
+///     $0.envelope = .statusResult()
+/// }
+///
+/// client.send(GetUser(id: 7)) { result in ... }           // closure, on the callback queue
+/// client.send(GetUser(id: 7), delegate: self)              // delegate, on the main actor
+/// let result = await client.send(GetUser(id: 7))           // async
+/// let user = try await client.value(for: GetUser(id: 7))   // async, throwing
+/// ```
+///
+/// Every send completes exactly once, also when cancelled or timed out.
+public final class APIClient: Sendable {
+    /// The settings every request starts from.
+    public let configuration: Configuration
+    let builder: URLRequestBuilder
+    let processingQueue = DispatchQueue(label: "EndpointKit.APIClient.processing", attributes: .concurrent)
+
+    /// Creates a client.
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+        builder = URLRequestBuilder(configuration: configuration)
+    }
+
+    /// Creates a client with a base URL, adjusting the rest of the configuration in a closure.
+    /// - Parameters:
+    ///   - baseURL: The base URL request paths are appended to.
+    ///   - configure: Changes to the default ``Configuration``.
+    public convenience init(baseURL: URL?, configure: (inout Configuration) -> Void = { _ in }) {
+        var configuration = Configuration(baseURL: baseURL)
+        configure(&configuration)
+        self.init(configuration: configuration)
+    }
+
+    /// Sends a request and calls `completion` once on the callback queue.
+    /// - Parameters:
+    ///   - request: The endpoint to call.
+    ///   - delegate: Also told the outcome, on the main actor; held weakly. `nil` by default.
+    ///   - completion: Called exactly once with the result.
+    /// - Returns: A handle that cancels the request.
+    @discardableResult
+    public func send<Request: APIRequest>(
+        _ request: Request, delegate: (any APIRequestDelegate)? = nil,
+        completion: @escaping @Sendable (APIResult<Request.Response>) -> Void
+    ) -> RequestHandle {
+        let queue = configuration.callbackQueue
+        return perform(request, delegate: delegate) { result in queue.async { completion(result) } }
+    }
+
+    /// Sends a request and tells only the delegate (on the main actor).
+    /// - Returns: A handle that cancels the request.
+    @discardableResult
+    public func send<Request: APIRequest>(_ request: Request, delegate: any APIRequestDelegate) -> RequestHandle {
+        perform(request, delegate: delegate) { _ in }
+    }
+
+    /// Builds the `URLRequest` a request would send, without sending it.
+    /// - Throws: ``RequestBuildError``.
+    public func urlRequest<Request: APIRequest>(for request: Request) throws(RequestBuildError) -> URLRequest {
+        try builder.makeURLRequest(for: request)
+    }
+
+    /// Runs one request through build, transport, validation, decoding and delivery.
+    /// `deliver` is called exactly once, on an internal queue.
+    func perform<Request: APIRequest>(
+        _ request: Request, delegate explicitDelegate: (any APIRequestDelegate)?,
+        deliver: @escaping @Sendable (APIResult<Request.Response>) -> Void
+    ) -> RequestHandle {
+        let handle = RequestHandle()
+        let delegates = [explicitDelegate.map(WeakDelegate.init), (request as? any DelegatingRequest)?.weakDelegate]
+            .compactMap { $0 }
+        let emit: @Sendable (APIResult<Request.Response>) -> Void = { result in
+            deliver(result)
+            guard !delegates.isEmpty else { return }
+            DispatchQueue.main.async {
+                MainActor.assumeIsolated {
+                    for delegate in delegates { delegate.deliver(result, for: request) }
+                }
+            }
+        }
+        handle.setCancellation { emit(.transportError(.cancelled())) }
+
+        let urlRequest: URLRequest
+        do {
+            urlRequest = try builder.makeURLRequest(for: request)
+        } catch {
+            let failure = TransportError(.requestBuildFailed, message: error.description, underlyingError: error)
+            processingQueue.async { if handle.markCompleted() { emit(.transportError(failure)) } }
+            return handle
+        }
+
+        let started = DispatchTime.now()
+        let timeout = request.timeout ?? configuration.timeout
+        let transportRequest = TransportRequest(
+            urlRequest: urlRequest, deadline: timeout > 0 ? timeout : nil,
+            maximumResponseSize: configuration.maximumResponseSize)
+        let processor = ResponseProcessor(configuration: configuration, request: request, urlRequest: urlRequest)
+        let task = configuration.transport.execute(transportRequest) { [processingQueue] outcome in
+            guard handle.isRunning else { return }
+            processingQueue.async {
+                guard handle.isRunning else { return }
+                let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+                let result = processor.process(outcome, elapsed: elapsed)
+                if handle.markCompleted() { emit(result) }
+            }
+        }
+        handle.attach(task)
+        return handle
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Everything a request needs to turn a validated response into its `Response` value.
+///
+/// Passed to ``APIRequest/decode(_:)``. Custom decoders read ``data`` and may call
+/// ``decodeDefault(_:)`` for the standard path (raw `Data`, `String`, ``Empty``, or `Decodable`
+/// through the envelope). Throw ``BusinessFailure`` to report a "no" found in the body.
+public final class DecodingContext {
+    /// The raw response body.
+    public let data: Data
+    /// The HTTP response.
+    public let response: HTTPURLResponse
+    /// The request as sent.
+    public let request: URLRequest
+    /// The decoder configured for the request (the request's override, or the client's).
+    public let decoder: JSONDecoder
+    /// The envelope configured for the request (the request's override, or the client's).
+    public let envelope: any ResponseEnvelope
+    /// What the envelope reported; set by ``decodeDefault(_:)``, or by a custom decoder.
+    public var envelopeInfo: EnvelopeInfo?
+
+    /// Creates a context. The client does this; tests of custom decoders may too.
+    public init(
+        data: Data, response: HTTPURLResponse, request: URLRequest, decoder: JSONDecoder, envelope: any ResponseEnvelope
+    ) {
+        self.data = data
+        self.response = response
+        self.request = request
+        self.decoder = decoder
+        self.envelope = envelope
+    }
+
+    /// The standard decoding of a body:
+    /// - `Data`: the raw body; `String`: the body as UTF-8 text (invalid UTF-8 throws);
+    /// - an empty body: ``Empty`` or `nil` for optional types, otherwise an error;
+    /// - ``Empty`` with a body: the envelope's business status is still checked;
+    /// - any other `Decodable`: the envelope's payload, decoded in one pass.
+    /// - Throws: ``BusinessFailure`` for a failing business status, `DecodingError` otherwise.
+    public func decodeDefault<Value: Decodable>(_ type: Value.Type) throws -> Value {
+        if let raw = data as? Value { return raw }
+        if Value.self == String.self {
+            guard let text = String(data: data, encoding: .utf8) as? Value else {
+                throw DecodingError.dataCorrupted(
+                    .init(codingPath: [], debugDescription: "The body is not valid UTF-8."))
+            }
+            return text
+        }
+        if data.allSatisfy(\.isJSONWhitespace) {
+            if let absent = MissingPayload.value(of: Value.self) { return absent }
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: [], debugDescription: "The body is empty; expected \(Value.self)."))
+        }
+        if let empty = Empty() as? Value {
+            envelopeInfo = envelope.inspect(data, decoder: decoder)
+            if let info = envelopeInfo, !info.isSuccess {
+                throw BusinessFailure(code: info.code, message: info.message)
+            }
+            return empty
+        }
+        let contents = try envelope.open(data, as: Value.self, decoder: decoder)
+        envelopeInfo = contents.info
+        return contents.payload
+    }
+}
+
+extension UInt8 {
+    var isJSONWhitespace: Bool { self == 0x20 || self == 0x0A || self == 0x0D || self == 0x09 }
+}

@@ -1,0 +1,79 @@
+import Foundation
+
+/// An endpoint: where a request goes, what it sends, and what comes back.
+///
+/// Each endpoint is a type. Only ``path`` is required; every other member has a default, so a
+/// `GET` endpoint is a few lines:
+///
+/// ```swift
+/// struct GetUser: APIRequest {
+///     typealias Response = User        // any Decodable & Sendable model
+///     let id: Int
+///     var path: RequestPath { "/users/\(id)" }
+/// }
+/// ```
+///
+/// Members left out fall back to the ``APIClient`` configuration (base URL, timeout, envelope,
+/// decoder, validation). For subclassing instead of conforming, see ``BaseRequest``.
+public protocol APIRequest: Sendable {
+    /// The value a successful response decodes to.
+    associatedtype Response: Sendable
+
+    /// A base URL for this request only, overriding the client's. `nil` by default.
+    var baseURL: URL? { get }
+    /// The path relative to the base URL; interpolated values are escaped as single segments.
+    var path: RequestPath { get }
+    /// The HTTP method. `GET` by default.
+    var method: HTTPMethod { get }
+    /// Query parameters and body. None by default.
+    var parameters: RequestParameters { get }
+    /// Header fields, set on top of the client's default headers. None by default.
+    var headers: HTTPHeaders { get }
+    /// The total deadline in seconds, overriding the client's. `nil` by default.
+    var timeout: TimeInterval? { get }
+    /// The envelope, overriding the client's. `nil` by default.
+    var envelope: (any ResponseEnvelope)? { get }
+    /// The JSON decoder, overriding the client's. `nil` by default.
+    var decoder: JSONDecoder? { get }
+    /// The JSON encoder for `Encodable` bodies, overriding the client's. `nil` by default.
+    var encoder: JSONEncoder? { get }
+    /// Acceptable status codes and content types, overriding the client's. `nil` by default.
+    var validation: ResponseValidation? { get }
+
+    /// Turns a validated response into the response value.
+    ///
+    /// The default, for `Decodable` responses, is ``DecodingContext/decodeDefault(_:)``: raw
+    /// `Data`, `String`, ``Empty``, or the payload of the envelope. Implement it to decode in
+    /// another way (XML, a decrypted body, a non-`Decodable` model).
+    /// - Throws: ``BusinessFailure`` to report a "no" from the server; any other error is a
+    ///   decoding failure.
+    func decode(_ context: DecodingContext) throws -> Response
+}
+
+extension APIRequest {
+    /// `nil`: the client's base URL.
+    public var baseURL: URL? { nil }
+    /// `GET`.
+    public var method: HTTPMethod { .get }
+    /// No parameters.
+    public var parameters: RequestParameters { .none }
+    /// No extra headers.
+    public var headers: HTTPHeaders { HTTPHeaders() }
+    /// `nil`: the client's timeout.
+    public var timeout: TimeInterval? { nil }
+    /// `nil`: the client's envelope.
+    public var envelope: (any ResponseEnvelope)? { nil }
+    /// `nil`: the client's decoder.
+    public var decoder: JSONDecoder? { nil }
+    /// `nil`: the client's encoder.
+    public var encoder: JSONEncoder? { nil }
+    /// `nil`: the client's validation.
+    public var validation: ResponseValidation? { nil }
+}
+
+extension APIRequest where Response: Decodable {
+    /// Decodes with ``DecodingContext/decodeDefault(_:)``.
+    public func decode(_ context: DecodingContext) throws -> Response {
+        try context.decodeDefault(Response.self)
+    }
+}

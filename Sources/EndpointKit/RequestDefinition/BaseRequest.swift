@@ -1,0 +1,121 @@
+import Foundation
+
+/// A base class for endpoints written as subclasses, in the style of YTKNetwork's `YTKRequest`.
+///
+/// Override what differs from the defaults; only ``path`` is needed for a `GET`:
+///
+/// ```swift
+/// final class UserRequest: BaseRequest<User> {
+///     let userID: Int
+///     init(userID: Int) { self.userID = userID }
+///     override var path: RequestPath { "/users/\(userID)" }
+/// }
+///
+/// let request = UserRequest(userID: 7)
+/// request.delegate = self
+/// request.start(with: client)          // again later: start(with:) may be called any number of times
+/// ```
+///
+/// A request object is reusable: each ``start(with:completion:)`` is a new send, and starting
+/// while a previous send is still running cancels that one first (it completes as cancelled).
+/// The ``delegate`` is held weakly and hears about every send of this object, whichever API
+/// started it.
+///
+/// The class is isolated to the main actor, as the controllers that use it are: that is what
+/// makes it, and every subclass, `Sendable` with no annotation. The endpoint members (``path``,
+/// ``parameters``...) are `nonisolated` because the client reads them off the main actor; a
+/// subclass reads its stored `let` properties there, and keeps any `var` state for main-actor
+/// code (``start(with:completion:)``, ``delegate``, its own UI state).
+@MainActor
+open class BaseRequest<Response: Sendable>: APIRequest, DelegatingRequest {
+    private struct State {
+        weak var delegate: (any APIRequestDelegate)?
+        var handle: RequestHandle?
+    }
+
+    nonisolated private let state = Locked(State())
+
+    /// Creates a request.
+    nonisolated public init() {}
+
+    /// The base URL override. `nil` (the client's) unless overridden.
+    nonisolated open var baseURL: URL? { nil }
+    /// The path relative to the base URL. Override it; the default is the base URL itself.
+    nonisolated open var path: RequestPath { "" }
+    /// The HTTP method. `GET` unless overridden.
+    nonisolated open var method: HTTPMethod { .get }
+    /// Query parameters and body. None unless overridden.
+    nonisolated open var parameters: RequestParameters { .none }
+    /// Extra headers. None unless overridden.
+    nonisolated open var headers: HTTPHeaders { HTTPHeaders() }
+    /// The total deadline in seconds. `nil` (the client's) unless overridden.
+    nonisolated open var timeout: TimeInterval? { nil }
+    /// The envelope. `nil` (the client's) unless overridden.
+    nonisolated open var envelope: (any ResponseEnvelope)? { nil }
+    /// The decoder. `nil` (the client's) unless overridden.
+    nonisolated open var decoder: JSONDecoder? { nil }
+    /// The encoder. `nil` (the client's) unless overridden.
+    nonisolated open var encoder: JSONEncoder? { nil }
+    /// The validation. `nil` (the client's) unless overridden.
+    nonisolated open var validation: ResponseValidation? { nil }
+
+    /// Decodes the response. For a `Decodable` `Response` this is
+    /// ``DecodingContext/decodeDefault(_:)``; override it for any other type.
+    nonisolated open func decode(_ context: DecodingContext) throws -> Response {
+        guard let decodable = Response.self as? any Decodable.Type else {
+            throw DecodingError.typeMismatch(
+                Response.self,
+                .init(
+                    codingPath: [],
+                    debugDescription: "\(Response.self) is not Decodable: override decode(_:) in \(Self.self)."))
+        }
+        return try decodeDefault(decodable, context)
+    }
+
+    nonisolated private func decodeDefault<Value: Decodable>(
+        _ type: Value.Type, _ context: DecodingContext
+    ) throws -> Response {
+        guard let value = try context.decodeDefault(Value.self) as? Response else {
+            throw DecodingError.typeMismatch(Response.self, .init(codingPath: [], debugDescription: "Unexpected type."))
+        }
+        return value
+    }
+
+    /// The object told about every send of this request, on the main actor. Held weakly.
+    public var delegate: (any APIRequestDelegate)? {
+        get { state.withLock { $0.delegate } }
+        set { state.withLock { $0.delegate = newValue } }
+    }
+
+    nonisolated var weakDelegate: WeakDelegate? { state.withLock { $0.delegate }.map(WeakDelegate.init) }
+
+    /// Whether a send started with ``start(with:completion:)`` is still running.
+    public var isExecuting: Bool { state.withLock { $0.handle?.isRunning ?? false } }
+
+    /// Sends this request (again). A send still running is cancelled first.
+    /// - Parameters:
+    ///   - client: The client to send through.
+    ///   - completion: Called once on the client's callback queue; `nil` to rely on the delegate.
+    /// - Returns: The handle of this send.
+    @discardableResult
+    public func start(
+        with client: APIClient, completion: (@Sendable (APIResult<Response>) -> Void)? = nil
+    )
+        -> RequestHandle
+    {
+        state.withLock { $0.handle }?.cancel()
+        let handle = client.send(self) { result in completion?(result) }
+        state.withLock { $0.handle = handle }
+        return handle
+    }
+
+    /// Cancels the send started by ``start(with:completion:)``, if it is still running.
+    public func stop() {
+        state.withLock { $0.handle }?.cancel()
+    }
+}
+
+/// A request that carries its own delegate (``BaseRequest``).
+protocol DelegatingRequest: Sendable {
+    nonisolated var weakDelegate: WeakDelegate? { get }
+}

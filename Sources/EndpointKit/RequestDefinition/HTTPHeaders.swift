@@ -1,0 +1,87 @@
+/// An ordered collection of HTTP header fields with case-insensitive names.
+///
+/// Setting a field replaces every field with the same name (compared case-insensitively); the
+/// position of the first one is kept. Literal syntax works:
+///
+/// ```swift
+/// var headers: HTTPHeaders { ["Accept": "application/json", "X-Client": "ios"] }
+/// ```
+///
+/// Names and values are checked when the request is built: a name that is not an RFC 9110 token,
+/// or a value holding CR, LF or NUL, fails the request with
+/// ``RequestBuildError/invalidHeader(name:reason:)`` instead of being sent.
+public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, Sequence, CustomStringConvertible {
+    /// One header field.
+    public struct Field: Sendable, Hashable {
+        /// The field name as given.
+        public var name: String
+        /// The field value.
+        public var value: String
+
+        /// Creates a field.
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    private var fields: [Field]
+
+    /// Creates an empty collection.
+    public init() { fields = [] }
+
+    /// Creates a collection from fields, keeping their order; later duplicates replace earlier ones.
+    public init(_ fields: [Field]) {
+        self.fields = []
+        for field in fields { self[field.name] = field.value }
+    }
+
+    /// Creates a collection from a dictionary literal, keeping the literal's order.
+    public init(dictionaryLiteral elements: (String, String)...) {
+        self.init(elements.map { Field(name: $0.0, value: $0.1) })
+    }
+
+    /// The value of the field named `name` (case-insensitive), or `nil`. Setting `nil` removes it.
+    public subscript(name: String) -> String? {
+        get { fields.first { $0.name.caseInsensitiveEquals(name) }?.value }
+        set {
+            // Fields before the first match do not match, so `index` stays valid after removal.
+            let index = fields.firstIndex { $0.name.caseInsensitiveEquals(name) }
+            fields.removeAll { $0.name.caseInsensitiveEquals(name) }
+            guard let newValue else { return }
+            let field = Field(name: name, value: newValue)
+            if let index { fields.insert(field, at: index) } else { fields.append(field) }
+        }
+    }
+
+    /// Returns these headers with every field of `other` set on top (other's values win).
+    public func merging(_ other: HTTPHeaders) -> HTTPHeaders {
+        var result = self
+        for field in other.fields { result[field.name] = field.value }
+        return result
+    }
+
+    /// The number of fields.
+    public var count: Int { fields.count }
+
+    /// Whether there are no fields.
+    public var isEmpty: Bool { fields.isEmpty }
+
+    /// The fields as a dictionary (names as given).
+    public var dictionary: [String: String] {
+        Dictionary(fields.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last })
+    }
+
+    /// Iterates over the fields in order.
+    public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
+
+    /// The fields, one `Name: value` a line.
+    public var description: String { fields.map { "\($0.name): \($0.value)" }.joined(separator: "\n") }
+}
+
+extension String {
+    func caseInsensitiveEquals(_ other: String) -> Bool {
+        if self == other { return true }
+        return utf8.count == other.utf8.count && lowercased() == other.lowercased()
+    }
+}

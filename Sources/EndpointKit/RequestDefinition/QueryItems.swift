@@ -1,0 +1,82 @@
+/// An ordered list of name/value parameters for a query string or a form body.
+///
+/// Order is kept as written and names may repeat. Create it from a dictionary literal (order of
+/// the literal is kept) or by appending:
+///
+/// ```swift
+/// var query: QueryItems { ["page": 1, "size": 20, "tag": ["swift", "ios"]] }
+/// ```
+public struct QueryItems: Sendable, Hashable, ExpressibleByDictionaryLiteral, ExpressibleByArrayLiteral, Sequence {
+    /// One parameter.
+    public struct Item: Sendable, Hashable {
+        /// The parameter name (not yet percent-encoded).
+        public var name: String
+        /// The parameter value (not yet percent-encoded).
+        public var value: QueryValue
+
+        /// Creates a parameter.
+        public init(_ name: String, _ value: QueryValue) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    /// The parameters in order.
+    public private(set) var items: [Item]
+
+    /// Creates an empty list.
+    public init() { items = [] }
+
+    /// Creates a list from items, keeping their order.
+    public init(_ items: [Item]) { self.items = items }
+
+    /// Creates a list from a dictionary literal, keeping the literal's order.
+    public init(dictionaryLiteral elements: (String, QueryValue)...) {
+        items = elements.map { Item($0.0, $0.1) }
+    }
+
+    /// Creates a list from an array literal of items (use this form for repeated names).
+    public init(arrayLiteral elements: Item...) { items = elements }
+
+    /// Appends a parameter (a repeated name is kept, not replaced).
+    public mutating func append(_ name: String, _ value: QueryValue) { items.append(Item(name, value)) }
+
+    /// Appends every parameter of `other` after these.
+    public mutating func append(contentsOf other: QueryItems) { items.append(contentsOf: other.items) }
+
+    /// Whether there are no parameters.
+    public var isEmpty: Bool { items.isEmpty }
+
+    /// Iterates over the parameters in order.
+    public func makeIterator() -> IndexingIterator<[Item]> { items.makeIterator() }
+
+    /// Expands the items into name/value pairs (lists per `arrayEncoding`, ``QueryValue/none``
+    /// dropped), not yet percent-encoded.
+    public func pairs(arrayEncoding: ArrayEncoding) -> [(name: String, value: String)] {
+        var result: [(name: String, value: String)] = []
+        result.reserveCapacity(items.count)
+        for item in items {
+            switch item.value {
+            case .none: continue
+            case .string(let value): result.append((item.name, value))
+            case .array(let values):
+                switch arrayEncoding {
+                case .repeatedKey: result += values.map { (item.name, $0) }
+                case .brackets: result += values.map { (item.name + "[]", $0) }
+                case .commaSeparated: result.append((item.name, values.joined(separator: ",")))
+                }
+            }
+        }
+        return result
+    }
+
+    /// The percent-encoded `name=value&...` form (RFC 3986: only unreserved characters are left
+    /// as they are, so `+`, `&` and `=` inside values survive).
+    public func percentEncoded(arrayEncoding: ArrayEncoding) -> String {
+        pairs(arrayEncoding: arrayEncoding)
+            .map {
+                PercentEncoding.encodeQueryComponent($0.name) + "=" + PercentEncoding.encodeQueryComponent($0.value)
+            }
+            .joined(separator: "&")
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+
+/// The body of a request and how it is encoded.
+///
+/// Encoding happens when the request is built; a value that cannot be encoded fails that request
+/// with ``RequestBuildError/bodyEncodingFailed(_:)`` rather than crashing.
+public struct RequestBody: Sendable {
+    enum Storage: Sendable {
+        case data(Data, contentType: String)
+        case encodable(@Sendable (JSONEncoder) throws -> Data, encoder: JSONEncoder?)
+        case form(QueryItems)
+        case invalid(String)
+    }
+
+    let storage: Storage
+
+    /// A JSON body from an `Encodable` value, encoded with `encoder` or else the client's encoder.
+    public static func json<Value: Encodable & Sendable>(_ value: Value, encoder: JSONEncoder? = nil) -> RequestBody {
+        RequestBody(storage: .encodable({ try $0.encode(value) }, encoder: encoder))
+    }
+
+    /// A JSON body from a ``JSONValue`` literal, encoded with sorted keys.
+    public static func json(_ value: JSONValue) -> RequestBody {
+        RequestBody(
+            storage: .encodable(
+                { _ in
+                    let encoder = JSONEncoder()
+                    encoder.outputFormatting = [.sortedKeys]
+                    return try encoder.encode(value)
+                }, encoder: nil))
+    }
+
+    /// A JSON body from a Foundation object graph (`[String: Any]`, `[Any]`, as used with
+    /// `JSONSerialization`). It is serialized now; an object that is not valid JSON fails the
+    /// request when it is built.
+    public static func jsonObject(_ object: Any) -> RequestBody {
+        guard JSONSerialization.isValidJSONObject(object),
+            let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        else {
+            return RequestBody(storage: .invalid("the object is not a valid JSON object: \(type(of: object))"))
+        }
+        return RequestBody(storage: .data(data, contentType: "application/json"))
+    }
+
+    /// An `application/x-www-form-urlencoded` body.
+    public static func form(_ items: QueryItems) -> RequestBody { RequestBody(storage: .form(items)) }
+
+    /// Raw bytes with the given content type.
+    public static func data(_ data: Data, contentType: String) -> RequestBody {
+        RequestBody(storage: .data(data, contentType: contentType))
+    }
+
+    /// Text encoded as UTF-8.
+    public static func text(_ text: String, contentType: String = "text/plain; charset=utf-8") -> RequestBody {
+        RequestBody(storage: .data(Data(text.utf8), contentType: contentType))
+    }
+}

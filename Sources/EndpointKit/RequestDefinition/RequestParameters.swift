@@ -1,0 +1,78 @@
+import Foundation
+
+/// Everything a request sends besides its path and headers: query parameters and a body.
+///
+/// Write it as a literal for the common case: like Alamofire's `URLEncoding.default`, a
+/// dictionary literal goes into the query string for `GET`, `HEAD` and `DELETE` and into a form
+/// body for other methods. Use the static factories to choose explicitly:
+///
+/// ```swift
+/// var parameters: RequestParameters { ["page": 2, "size": 20] }       // by method
+/// var parameters: RequestParameters { .query(["q": "swift"]) }          // always the query
+/// var parameters: RequestParameters { .json(NewUser(name: "Ada")) }     // JSON body
+/// var parameters: RequestParameters { .form(["user": "ada"]).appendingQuery(["v": 2]) }
+/// ```
+public struct RequestParameters: Sendable, ExpressibleByDictionaryLiteral {
+    /// Parameters always sent in the query string.
+    public var query: QueryItems
+    /// The body, if any.
+    public var body: RequestBody?
+    /// Parameters placed by method: query for `GET`, `HEAD` and `DELETE`, form body otherwise.
+    public var methodDependent: QueryItems
+
+    /// Creates parameters from their parts.
+    public init(query: QueryItems = QueryItems(), body: RequestBody? = nil, methodDependent: QueryItems = QueryItems())
+    {
+        self.query = query
+        self.body = body
+        self.methodDependent = methodDependent
+    }
+
+    /// Creates method-dependent parameters from a dictionary literal.
+    public init(dictionaryLiteral elements: (String, QueryValue)...) {
+        let items: [QueryItems.Item] = elements.map { QueryItems.Item($0.0, $0.1) }
+        self.init(methodDependent: QueryItems(items))
+    }
+
+    /// No parameters.
+    public static var none: RequestParameters { RequestParameters(query: QueryItems()) }
+
+    /// Query-string parameters, whatever the method.
+    public static func query(_ items: QueryItems) -> RequestParameters { RequestParameters(query: items) }
+
+    /// Parameters placed by method (see the type's discussion).
+    public static func methodDependent(_ items: QueryItems) -> RequestParameters {
+        RequestParameters(methodDependent: items)
+    }
+
+    /// A JSON body from an `Encodable` value (the request's or client's encoder unless given).
+    public static func json<Value: Encodable & Sendable>(
+        _ value: Value, encoder: JSONEncoder? = nil
+    ) -> RequestParameters {
+        RequestParameters(body: .json(value, encoder: encoder))
+    }
+
+    /// A JSON body from a ``JSONValue`` literal.
+    public static func json(_ value: JSONValue) -> RequestParameters { RequestParameters(body: .json(value)) }
+
+    /// A JSON body from a Foundation object graph such as `[String: Any]`.
+    public static func jsonObject(_ object: Any) -> RequestParameters { RequestParameters(body: .jsonObject(object)) }
+
+    /// An `application/x-www-form-urlencoded` body.
+    public static func form(_ items: QueryItems) -> RequestParameters { RequestParameters(body: .form(items)) }
+
+    /// Raw bytes with a content type.
+    public static func data(_ data: Data, contentType: String) -> RequestParameters {
+        RequestParameters(body: .data(data, contentType: contentType))
+    }
+
+    /// Any body.
+    public static func body(_ body: RequestBody) -> RequestParameters { RequestParameters(body: body) }
+
+    /// These parameters with `items` appended to the query string.
+    public func appendingQuery(_ items: QueryItems) -> RequestParameters {
+        var copy = self
+        copy.query.append(contentsOf: items)
+        return copy
+    }
+}

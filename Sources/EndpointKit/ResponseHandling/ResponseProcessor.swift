@@ -1,0 +1,95 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Turns a transport outcome into an ``APIResult``: HTTP validation, envelope, model decoding.
+struct ResponseProcessor<Request: APIRequest>: Sendable {
+    let request: Request
+    let urlRequest: URLRequest
+    let validation: ResponseValidation
+    let envelope: any ResponseEnvelope
+    let decoder: JSONDecoder
+
+    init(configuration: APIClient.Configuration, request: Request, urlRequest: URLRequest) {
+        self.request = request
+        self.urlRequest = urlRequest
+        validation = request.validation ?? configuration.validation
+        envelope = request.envelope ?? configuration.envelope
+        decoder = request.decoder ?? configuration.decoder
+    }
+
+    func process(
+        _ outcome: Result<TransportResponse, TransportError>, elapsed: TimeInterval
+    ) -> APIResult<Request.Response> {
+        switch outcome {
+        case .failure(let error):
+            return .transportError(error)
+        case .success(let transportResponse):
+            let metadata = ResponseMetadata(
+                request: urlRequest, response: transportResponse.response, data: transportResponse.data,
+                elapsed: elapsed)
+            return process(metadata)
+        }
+    }
+
+    private func process(_ metadata: ResponseMetadata) -> APIResult<Request.Response> {
+        guard validation.acceptableStatusCodes.contains(metadata.statusCode) else {
+            let info = envelope.inspect(metadata.data, decoder: decoder)
+            var metadata = metadata
+            metadata.envelope = info
+            return .serverFailure(
+                ServerFailure(kind: .httpStatus, code: info?.code, message: info?.message, metadata: metadata))
+        }
+        let contentType = metadata.header("Content-Type")
+        if !metadata.data.isEmpty, !validation.accepts(contentType: contentType) {
+            return .transportError(
+                TransportError(
+                    .unacceptableContentType(contentType),
+                    message: "The response's content type \(contentType ?? "(none)") is not acceptable.",
+                    metadata: metadata))
+        }
+        let context = DecodingContext(
+            data: metadata.data, response: metadata.response, request: urlRequest, decoder: decoder, envelope: envelope)
+        do {
+            let value = try request.decode(context)
+            var metadata = metadata
+            metadata.envelope = context.envelopeInfo
+            return .success(value, metadata)
+        } catch let failure as BusinessFailure {
+            var metadata = metadata
+            metadata.envelope =
+                context.envelopeInfo ?? EnvelopeInfo(code: failure.code, message: failure.message, isSuccess: false)
+            return .serverFailure(
+                ServerFailure(kind: .businessStatus, code: failure.code, message: failure.message, metadata: metadata))
+        } catch {
+            return .transportError(
+                TransportError(
+                    .decodingFailed,
+                    message:
+                        "The response could not be decoded as \(Request.Response.self): \(error.readableDescription)",
+                    underlyingError: error, metadata: metadata))
+        }
+    }
+}
+
+extension Error {
+    /// A one-line description; for `DecodingError`, the key path and what was wrong.
+    var readableDescription: String {
+        guard let error = self as? DecodingError else { return String(describing: self) }
+        func path(_ context: DecodingError.Context) -> String {
+            let keys = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+            return keys.isEmpty ? "the top level" : String(keys.drop { $0 == "." })
+        }
+        switch error {
+        case .keyNotFound(let key, let context): return "missing key '\(key.stringValue)' at \(path(context))"
+        case .valueNotFound(let type, let context):
+            return "no \(type) value at \(path(context)): \(context.debugDescription)"
+        case .typeMismatch(let type, let context):
+            return "expected \(type) at \(path(context)): \(context.debugDescription)"
+        case .dataCorrupted(let context): return "invalid data at \(path(context)): \(context.debugDescription)"
+        @unknown default: return String(describing: error)
+        }
+    }
+}

@@ -1,0 +1,47 @@
+/// Hears how requests end, in three methods: success, a "no" from the server, or no usable
+/// answer. Every method has an empty default, so adopt only what you need.
+///
+/// Each method receives the request itself, so one controller can tell several requests apart
+/// (`if request is GetUser`, or `===` for ``BaseRequest`` instances). Delegates are held weakly
+/// and always called on the main actor, after the request's completion closure.
+///
+/// Cancelled requests are reported to ``request(_:didFailInTransport:)`` with reason
+/// ``TransportError/Reason/cancelled``.
+@MainActor
+public protocol APIRequestDelegate: AnyObject {
+    /// The request succeeded and its response decoded.
+    func request<Request: APIRequest>(
+        _ request: Request, didSucceedWith value: Request.Response, metadata: ResponseMetadata)
+    /// The server answered "no" (HTTP status or business status).
+    func request<Request: APIRequest>(_ request: Request, didFailOnServer failure: ServerFailure)
+    /// No usable answer: timeout, offline, cancelled, TLS, malformed or undecodable response.
+    func request<Request: APIRequest>(_ request: Request, didFailInTransport error: TransportError)
+}
+
+extension APIRequestDelegate {
+    /// Does nothing.
+    public func request<Request: APIRequest>(
+        _ request: Request, didSucceedWith value: Request.Response, metadata: ResponseMetadata
+    ) {}
+    /// Does nothing.
+    public func request<Request: APIRequest>(_ request: Request, didFailOnServer failure: ServerFailure) {}
+    /// Does nothing.
+    public func request<Request: APIRequest>(_ request: Request, didFailInTransport error: TransportError) {}
+}
+
+/// A weak reference to a delegate that can cross threads; only dereferenced on the main actor.
+final class WeakDelegate: @unchecked Sendable {
+    private(set) weak var delegate: (any APIRequestDelegate)?
+
+    init(_ delegate: any APIRequestDelegate) { self.delegate = delegate }
+
+    @MainActor
+    func deliver<Request: APIRequest>(_ result: APIResult<Request.Response>, for request: Request) {
+        guard let delegate else { return }
+        switch result {
+        case .success(let value, let metadata): delegate.request(request, didSucceedWith: value, metadata: metadata)
+        case .serverFailure(let failure): delegate.request(request, didFailOnServer: failure)
+        case .transportError(let error): delegate.request(request, didFailInTransport: error)
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+
+/// A request in flight: cancel it, or ask whether it is still running.
+///
+/// Every send returns one. The request completes exactly once, whichever comes first: the
+/// response, a failure, the deadline or ``cancel()``.
+public final class RequestHandle: Sendable, Hashable, CustomStringConvertible {
+    /// Where a request is in its life.
+    public enum State: Sendable, Hashable {
+        /// Sent, not yet complete.
+        case running
+        /// Completed with a response or an error (success, server failure or transport error).
+        case completed
+        /// Cancelled before it completed; it completed with ``TransportError/Reason/cancelled``.
+        case cancelled
+    }
+
+    private struct Storage {
+        var state = State.running
+        var transportTask: (any TransportTask)?
+        var onCancel: (@Sendable () -> Void)?
+    }
+
+    private static let counter = Locked<UInt64>(0)
+
+    /// A number unique among this process's handles.
+    public let id: UInt64
+    private let storage = Locked(Storage())
+
+    init() {
+        id = Self.counter.withLock {
+            $0 += 1; return $0
+        }
+    }
+
+    /// The current state.
+    public var state: State { storage.withLock { $0.state } }
+
+    /// Whether the request is still running.
+    public var isRunning: Bool { state == .running }
+
+    /// Cancels the request. It completes at once with ``TransportError/Reason/cancelled``
+    /// (closure, delegate and async caller are all told); does nothing if it already completed.
+    public func cancel() {
+        let actions = storage.withLock { storage -> (task: (any TransportTask)?, onCancel: (@Sendable () -> Void)?)? in
+            guard storage.state == .running else { return nil }
+            storage.state = .cancelled
+            defer {
+                storage.transportTask = nil
+                storage.onCancel = nil
+            }
+            return (storage.transportTask, storage.onCancel)
+        }
+        guard let actions else { return }
+        actions.task?.cancel()
+        actions.onCancel?()
+    }
+
+    /// Sets what cancelling does; called once before the request starts.
+    func setCancellation(_ onCancel: @escaping @Sendable () -> Void) {
+        storage.withLock { $0.onCancel = onCancel }
+    }
+
+    /// Attaches the transport task; cancels it at once if the handle was already cancelled.
+    func attach(_ task: any TransportTask) {
+        let cancelNow = storage.withLock { storage -> Bool in
+            guard storage.state == .running else { return true }
+            storage.transportTask = task
+            return false
+        }
+        if cancelNow { task.cancel() }
+    }
+
+    /// Marks the request completed; `false` if it had already completed or been cancelled, in
+    /// which case the caller must not deliver anything.
+    func markCompleted() -> Bool {
+        storage.withLock { storage in
+            guard storage.state == .running else { return false }
+            storage.state = .completed
+            storage.transportTask = nil
+            storage.onCancel = nil
+            return true
+        }
+    }
+
+    /// Identity equality.
+    public static func == (lhs: RequestHandle, rhs: RequestHandle) -> Bool { lhs === rhs }
+
+    /// Hashes the identity.
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+
+    /// `RequestHandle #id (state)`.
+    public var description: String { "RequestHandle #\(id) (\(state))" }
+}

@@ -1,0 +1,104 @@
+import Foundation
+
+/// No usable answer came back: the request could not be built or sent, the connection failed,
+/// it was cancelled or timed out, or the response could not be accepted or decoded.
+///
+/// Switch on ``reason``; ``message`` is a sentence for logs and ``underlyingError`` keeps the
+/// original error (a `URLError`, a `DecodingError`, a ``RequestBuildError``...).
+public struct TransportError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong. See `Docs/ResultClassification.md` for the full table.
+    public enum Reason: Sendable, Hashable {
+        /// The request's total deadline passed, or the connection was idle too long.
+        case timedOut
+        /// The device is offline (no interface, data not allowed, roaming off).
+        case notConnected
+        /// The host was found but refused or could not be reached.
+        case cannotConnect
+        /// The host name could not be resolved.
+        case cannotFindHost
+        /// The connection dropped before the response was complete.
+        case connectionLost
+        /// The request was cancelled through its handle, its Task or the client.
+        case cancelled
+        /// TLS failed: untrusted or invalid certificate, handshake failure, pinning mismatch.
+        case tls
+        /// The redirect limit was reached, or a redirect went somewhere it may not go.
+        case tooManyRedirects
+        /// The response was not valid HTTP or could not be read.
+        case badResponse
+        /// The response's content type is not in the accepted list (the value received).
+        case unacceptableContentType(String?)
+        /// The body could not be decoded into the response type.
+        case decodingFailed
+        /// The body exceeded the client's in-memory size cap (the limit in bytes).
+        case responseTooLarge(limit: Int)
+        /// The request could not be built (see ``RequestBuildError``).
+        case requestBuildFailed
+        /// The URL's scheme or form is not supported by the transport.
+        case unsupportedURL
+        /// Any other failure reported by the transport.
+        case other
+    }
+
+    /// What went wrong.
+    public let reason: Reason
+    /// A human-readable description.
+    public let message: String
+    /// The original error, if there was one.
+    public let underlyingError: (any Error)?
+    /// The response, when one was received (for example when decoding failed).
+    public let metadata: ResponseMetadata?
+
+    /// Creates a transport error.
+    public init(
+        _ reason: Reason, message: String, underlyingError: (any Error)? = nil, metadata: ResponseMetadata? = nil
+    ) {
+        self.reason = reason
+        self.message = message
+        self.underlyingError = underlyingError
+        self.metadata = metadata
+    }
+
+    /// The `URLError` code behind this error, if the transport reported one.
+    public var urlErrorCode: URLError.Code? { (underlyingError as? URLError)?.code }
+
+    /// Whether the request was cancelled.
+    public var isCancelled: Bool { reason == .cancelled }
+
+    /// Whether it is a timeout.
+    public var isTimeout: Bool { reason == .timedOut }
+
+    /// The reason and the message.
+    public var description: String { "Transport error (\(reason)): \(message)" }
+
+    static func cancelled() -> TransportError { TransportError(.cancelled, message: "The request was cancelled.") }
+}
+
+/// Why a request could not be turned into a `URLRequest`.
+public enum RequestBuildError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Neither the request nor the client has a base URL.
+    case missingBaseURL
+    /// The URL could not be formed from the base URL, path and query.
+    case invalidURL(String)
+    /// A header name is not a token, or a value holds CR, LF or NUL (header injection).
+    case invalidHeader(name: String, reason: String)
+    /// The body could not be encoded.
+    case bodyEncodingFailed(String)
+    /// The method does not allow a body (URLSession rejects a `GET` with a body).
+    case bodyNotAllowed(HTTPMethod)
+    /// The request definition itself threw.
+    case definitionFailed(String)
+
+    /// A sentence describing the problem.
+    public var description: String {
+        switch self {
+        case .missingBaseURL: return "No base URL: set one on the client or the request."
+        case .invalidURL(let url): return "Invalid URL: \(url)"
+        case .invalidHeader(let name, let reason):
+            return "Invalid header \(name.debugDescription): \(reason)"
+        case .bodyEncodingFailed(let detail): return "The body could not be encoded: \(detail)"
+        case .bodyNotAllowed(let method): return "\(method) requests cannot carry a body."
+        case .definitionFailed(let detail): return "The request definition failed: \(detail)"
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The single delegate of ``URLSessionTransport``'s session: routes callbacks to transfers by
+/// task identifier and answers authentication challenges.
+final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    private let transfers = Locked([Int: SessionTransfer]())
+
+    var activeCount: Int { transfers.withLock { $0.count } }
+
+    func register(_ transfer: SessionTransfer, for identifier: Int) {
+        transfers.withLock { $0[identifier] = transfer }
+    }
+
+    func unregister(_ identifier: Int) {
+        transfers.withLock { _ = $0.removeValue(forKey: identifier) }
+    }
+
+    private func transfer(for task: URLSessionTask) -> SessionTransfer? {
+        transfers.withLock { $0[task.taskIdentifier] }
+    }
+
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+        guard let transfer = transfer(for: dataTask) else {
+            completionHandler(.cancel)
+            return
+        }
+        completionHandler(transfer.didReceive(response: response) ? .allow : .cancel)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        transfer(for: dataTask)?.didReceive(data: data)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        transfer(for: task)?.didComplete(error: error)
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        #if canImport(FoundationNetworking)
+        // Linux: no server-trust challenge ever arrives, and an unanswered or default-handled
+        // Basic/Digest challenge hangs the task. Refuse it and report the 401/407 that was
+        // already received as the response.
+        transfer(for: task)?.didRefuseChallenge()
+        completionHandler(.cancelAuthenticationChallenge, nil)
+        #else
+        completionHandler(.performDefaultHandling, nil)
+        #endif
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension TransportError {
+    /// Classifies an error from URLSession.
+    ///
+    /// On Linux a TLS failure arrives as error `-1` ("SSL certificate problem: ...") rather than
+    /// one of the `-12xx` codes, so an unknown error on an `https` URL whose text mentions SSL,
+    /// TLS or a certificate is classified as ``Reason/tls``.
+    /// - Parameters:
+    ///   - error: The error URLSession reported.
+    ///   - url: The URL that was requested.
+    public init(urlSessionError error: any Error, url: URL?) {
+        let urlError = error as? URLError
+        let nsError = error as NSError
+        let text = nsError.localizedDescription
+        var reason: Reason
+        switch urlError?.code {
+        case .timedOut?: reason = .timedOut
+        case .notConnectedToInternet?, .dataNotAllowed?, .internationalRoamingOff?, .callIsActive?:
+            reason = .notConnected
+        case .cannotConnectToHost?: reason = .cannotConnect
+        case .cannotFindHost?, .dnsLookupFailed?: reason = .cannotFindHost
+        case .networkConnectionLost?: reason = .connectionLost
+        case .cancelled?, .userCancelledAuthentication?: reason = .cancelled
+        case .secureConnectionFailed?, .serverCertificateHasBadDate?, .serverCertificateUntrusted?,
+            .serverCertificateHasUnknownRoot?, .serverCertificateNotYetValid?, .clientCertificateRejected?,
+            .clientCertificateRequired?:
+            reason = .tls
+        case .httpTooManyRedirects?, .redirectToNonExistentLocation?: reason = .tooManyRedirects
+        case .badServerResponse?, .cannotParseResponse?, .cannotDecodeRawData?, .cannotDecodeContentData?,
+            .zeroByteResource?:
+            reason = .badResponse
+        case .unsupportedURL?, .badURL?: reason = .unsupportedURL
+        default:
+            reason = Self.classifyCurlText(text.lowercased(), isHTTPS: url?.scheme?.lowercased() == "https")
+        }
+        if reason == .unsupportedURL, let scheme = url?.scheme?.lowercased(), scheme == "http" || scheme == "https" {
+            // libcurl reports a reply that is not HTTP ("Received HTTP/0.9") as an unsupported protocol.
+            reason = .badResponse
+        }
+        self.init(
+            reason, message: Self.message(for: reason, detail: "\(text) [\(nsError.domain) \(nsError.code)]", url: url),
+            underlyingError: error)
+    }
+
+    /// On Linux, FoundationNetworking passes many libcurl failures through as error `-1` with
+    /// libcurl's text; classify them by that text.
+    private static func classifyCurlText(_ text: String, isHTTPS: Bool) -> Reason {
+        if isHTTPS, ["ssl", "tls", "certificate"].contains(where: text.contains) { return .tls }
+        if ["transfer closed", "recv failure", "connection reset", "empty reply from server", "send failure"]
+            .contains(where: text.contains)
+        {
+            return .connectionLost
+        }
+        if ["weird server reply", "http/0.9", "unsupported http version", "invalid status line", "header overflow"]
+            .contains(where: text.contains)
+        {
+            return .badResponse
+        }
+        return .other
+    }
+
+    private static func message(for reason: Reason, detail: String, url: URL?) -> String {
+        let target = url.map { " (\($0.redactedForMessages))" } ?? ""
+        switch reason {
+        case .timedOut: return "The request timed out\(target)."
+        case .notConnected: return "The device is not connected to the internet\(target)."
+        case .cannotConnect: return "Could not connect to the server\(target)."
+        case .cannotFindHost: return "The server's host name could not be resolved\(target)."
+        case .connectionLost: return "The connection was lost before the response was complete\(target)."
+        case .cancelled: return "The request was cancelled\(target)."
+        case .tls: return "The secure connection failed: \(detail)\(target)"
+        case .tooManyRedirects: return "Too many redirects\(target)."
+        case .badResponse: return "The server's response could not be read: \(detail)\(target)"
+        case .unsupportedURL: return "The URL is not supported\(target)."
+        default: return "\(detail)\(target)"
+        }
+    }
+}
+
+extension URL {
+    /// The URL without user info, query and fragment, safe to put in messages and logs.
+    var redactedForMessages: String {
+        guard var components = URLComponents(url: self, resolvingAgainstBaseURL: false) else { return "<url>" }
+        components.user = nil
+        components.password = nil
+        components.query = nil
+        components.fragment = nil
+        return components.string ?? "<url>"
+    }
+}

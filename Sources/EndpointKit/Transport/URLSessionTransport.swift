@@ -1,0 +1,75 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The default ``Transport``: one `URLSession` with one session-level delegate.
+///
+/// Built around what URLSession does on Linux (see `Docs/Architecture.md`):
+/// - a single session delegate with a registry of transfers, because per-task delegates miss
+///   callbacks there;
+/// - every authentication challenge is answered, because an unanswered `Basic` 401 hangs forever;
+///   the 401 is then reported as a normal response;
+/// - a total deadline per request kept here, because `timeoutIntervalForResource` is ignored;
+/// - a cap on the in-memory body size, enforced as bytes arrive.
+public final class URLSessionTransport: Transport {
+    let session: URLSession
+    private let delegate: SessionDelegate
+
+    /// Creates a transport with its own session.
+    /// - Parameter configuration: The session configuration; `.default` by default, with
+    ///   `URLCache` switched off (EndpointKit caches itself; URLCache stores nothing on Linux).
+    public init(configuration: URLSessionConfiguration = .default) {
+        let configuration = configuration.copy() as? URLSessionConfiguration ?? configuration
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        let delegate = SessionDelegate()
+        let queue = OperationQueue()
+        queue.name = "EndpointKit.URLSessionTransport"
+        queue.maxConcurrentOperationCount = 1
+        self.delegate = delegate
+        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
+    }
+
+    deinit { session.invalidateAndCancel() }
+
+    /// The number of transfers in flight.
+    public var activeTransferCount: Int { delegate.activeCount }
+
+    /// Starts a data task for the request; see ``Transport/execute(_:completion:)``.
+    public func execute(
+        _ request: TransportRequest, completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
+    ) -> any TransportTask {
+        guard let scheme = request.urlRequest.url?.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            // URLSession on Linux hands other schemes (ftp, file) to libcurl, which may hang on them.
+            let error = TransportError(
+                .unsupportedURL,
+                message: "Only http and https URLs are supported (\(request.urlRequest.url?.scheme ?? "none")).")
+            DispatchQueue.global().async { completion(.failure(error)) }
+            return FinishedTransportTask()
+        }
+        var urlRequest = request.urlRequest
+        #if canImport(FoundationNetworking)
+        // FoundationNetworking truncates the idle timeout to whole seconds (0.5 fires at once).
+        // The total deadline below is exact; the idle timeout only needs to be no shorter.
+        urlRequest.timeoutInterval = max(1, urlRequest.timeoutInterval.rounded(.up))
+        #endif
+        let task = session.dataTask(with: urlRequest)
+        let identifier = task.taskIdentifier
+        let transfer = SessionTransfer(
+            task: task, url: request.urlRequest.url, limit: request.maximumResponseSize,
+            onFinish: { [delegate] in delegate.unregister(identifier) }, completion: completion)
+        delegate.register(transfer, for: identifier)
+        if let deadline = request.deadline {
+            transfer.armDeadline(after: deadline)
+        }
+        task.resume()
+        return transfer
+    }
+}
+
+/// The task of a transfer that failed before it started; cancelling it does nothing.
+struct FinishedTransportTask: TransportTask {
+    func cancel() {}
+}

@@ -1,0 +1,174 @@
+import EndpointKit
+import EndpointKitTestServer
+import Foundation
+import XCTest
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Closure, delegate and async delivery; exactly-once under cancel and timeout.
+final class DeliveryTests: LoopbackTestCase {
+    func testThatClosuresRunOnTheCallbackQueue() {
+        let queue = DispatchQueue(label: "custom.callbacks")
+        let key = DispatchSpecificKey<String>()
+        queue.setSpecific(key: key, value: "custom")
+        let client = makeClient { $0.callbackQueue = queue }
+        let done = expectation(description: "done")
+        client.send(EchoRequest()) { result in
+            XCTAssertEqual(DispatchQueue.getSpecific(key: key), "custom")
+            XCTAssertEqual(result.value?.method, "GET")
+            done.fulfill()
+        }
+        wait(for: [done], timeout: 10)
+    }
+
+    func testThatTheDefaultCallbackQueueIsMain() async {
+        let client = APIClient(baseURL: server.baseURL)
+        let done = expectation(description: "done")
+        client.send(EchoRequest()) { _ in
+            XCTAssertTrue(Thread.isMainThread)
+            done.fulfill()
+        }
+        await fulfillment(of: [done], timeout: 10)
+    }
+
+    func testThatEchoSeesMethodQueryHeadersAndBody() async throws {
+        let request = EchoRequest(
+            method: .put, parameters: .json(["name": "Ada"]).appendingQuery(["a": 1, "b": ["x", "y"]]),
+            headers: ["X-Trace": "t-1"])
+        let echo = try await client.value(for: request)
+        XCTAssertEqual(echo.method, "PUT")
+        XCTAssertEqual(echo.query, [["a", "1"], ["b", "x"], ["b", "y"]])
+        XCTAssertEqual(echo.headers["x-trace"], "t-1")
+        XCTAssertEqual(echo.json, ["name": "Ada"])
+    }
+
+    func testThatFormBodiesArriveAsForms() async throws {
+        let echo = try await client.value(
+            for: EchoRequest(method: .post, parameters: ["user": "ada lovelace", "n": 2]))
+        XCTAssertEqual(echo.form, ["user": "ada lovelace", "n": "2"])
+    }
+
+    func testThatEveryMethodIsSent() async throws {
+        for method: HTTPMethod in [.get, .post, .put, .delete, .patch, .options, "PROPFIND"] {
+            let echo = try await client.value(for: EchoRequest(method: method))
+            XCTAssertEqual(echo.method, method.rawValue)
+        }
+        struct Head: APIRequest {
+            typealias Response = Empty
+            var method: HTTPMethod { .head }
+            var path: RequestPath { "/echo" }
+        }
+        let head = await client.send(Head())
+        XCTAssertEqual(head.metadata?.statusCode, 200)
+        XCTAssertTrue(head.isSuccess)
+    }
+
+    func testThatValueThrowsTheTypedFailure() async {
+        server.route("/item") { _ in .status(404) }
+        do {
+            _ = try await client.value(for: GetItem())
+            XCTFail("expected a failure")
+        } catch let failure as ServerFailure {
+            XCTAssertEqual(failure.statusCode, 404)
+        } catch {
+            XCTFail("\(error)")
+        }
+    }
+
+    func testThatCancellingAHandleCompletesOnceAsCancelled() {
+        server.route("/item") { _ in .delayed(0.5, .json(["id": 1, "name": "late"])) }
+        let counter = Counter()
+        let done = expectation(description: "done")
+        let handle = client.send(GetItem()) { result in
+            counter.increment()
+            XCTAssertEqual(result.transportReason, .cancelled)
+            done.fulfill()
+        }
+        handle.cancel()
+        handle.cancel()
+        wait(for: [done], timeout: 5)
+        XCTAssertEqual(handle.state, .cancelled)
+        // The server's late answer must not produce a second completion.
+        Thread.sleep(forTimeInterval: 0.8)
+        XCTAssertEqual(counter.total, 1)
+    }
+
+    func testThatCancellingAfterCompletionDoesNothing() async {
+        let result = await withCheckedContinuation { continuation in
+            let handle = client.send(EchoRequest()) { continuation.resume(returning: $0) }
+            _ = handle
+        }
+        XCTAssertTrue(result.isSuccess)
+    }
+
+    func testThatTaskCancellationCancelsTheRequest() async {
+        server.route("/item") { _ in .stall }
+        let client: APIClient = client
+        let task = Task { await client.send(GetItem()) }
+        try? await Task.sleep(nanoseconds: 100_000_000)
+        task.cancel()
+        let result = await task.value
+        XCTAssertEqual(result.transportReason, .cancelled)
+    }
+
+    func testThatAnAlreadyCancelledTaskCancelsAtOnce() async {
+        server.route("/item") { _ in .stall }
+        let client: APIClient = client
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return await client.send(GetItem())
+        }
+        let result = await task.value
+        XCTAssertEqual(result.transportReason, .cancelled)
+    }
+
+    func testThatManyRequestsWithRandomCancelsAndTimeoutsCompleteExactlyOnce() {
+        server.route("/item") { request in
+            switch Int(request.queryValue("n") ?? "0")! % 4 {
+            case 0: return .json(["id": 1, "name": "a"])
+            case 1: return .delayed(0.05, .json(["id": 2, "name": "b"]))
+            case 2: return .stall
+            default: return .status(500)
+            }
+        }
+        struct Numbered: APIRequest {
+            typealias Response = Item
+            let n: Int
+            var path: RequestPath { "/item" }
+            var parameters: RequestParameters { .query(["n": QueryValue(n)]) }
+            var timeout: TimeInterval? { 0.5 }
+        }
+        let total = 200
+        let counter = Counter()
+        let done = expectation(description: "all")
+        done.expectedFulfillmentCount = total
+        var handles: [RequestHandle] = []
+        for n in 0..<total {
+            handles.append(
+                client.send(Numbered(n: n)) { result in
+                    counter.increment(String(n))
+                    done.fulfill()
+                })
+        }
+        for (index, handle) in handles.enumerated() where index % 3 == 0 { handle.cancel() }
+        wait(for: [done], timeout: 20)
+        Thread.sleep(forTimeInterval: 0.7)
+        XCTAssertEqual(counter.total, total)
+        XCTAssertTrue((0..<total).allSatisfy { counter.value(String($0)) == 1 })
+        XCTAssertTrue(handles.allSatisfy { !$0.isRunning })
+    }
+}
+
+extension DeliveryTests {
+    func testThatASubSecondTimeoutDoesNotFailAFastRequest() async {
+        // FoundationNetworking truncates idle timeouts to whole seconds; 0.5 must not fire at once.
+        server.route("/item") { _ in .json(["id": 1, "name": "a"]) }
+        let result = await client.send(GetItem(timeout: 0.5))
+        XCTAssertEqual(result.value, Item(id: 1, name: "a"))
+        server.route("/item") { _ in .delayed(0.2, .json(["id": 1, "name": "a"])) }
+        let delayed = await client.send(GetItem(timeout: 0.6))
+        XCTAssertEqual(delayed.value, Item(id: 1, name: "a"))
+    }
+}

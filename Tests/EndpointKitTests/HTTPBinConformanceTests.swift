@@ -1,0 +1,139 @@
+import EndpointKit
+import Foundation
+import XCTest
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Conformance against a real httpbin (gunicorn). `.ci/run` starts one and exports
+/// `ENDPOINTKIT_HTTPBIN_URL`; without it these tests skip.
+final class HTTPBinConformanceTests: XCTestCase {
+    private var client: APIClient!
+
+    override func setUpWithError() throws {
+        guard let base = ProcessInfo.processInfo.environment["ENDPOINTKIT_HTTPBIN_URL"], let url = URL(string: base)
+        else {
+            throw XCTSkip(
+                "ENDPOINTKIT_HTTPBIN_URL is not set: start httpbin (see .ci/run) to run the conformance suite.")
+        }
+        client = APIClient(baseURL: url) {
+            $0.timeout = 15
+            $0.callbackQueue = DispatchQueue(label: "httpbin.callbacks")
+        }
+    }
+
+    private struct Bin: Decodable, Sendable {
+        let args: [String: JSONValue]?
+        let headers: [String: String]?
+        let json: JSONValue?
+        let form: [String: String]?
+        let url: String?
+        let gzipped: Bool?
+        let authenticated: Bool?
+    }
+
+    private struct BinRequest: APIRequest {
+        typealias Response = Bin
+        var path: RequestPath
+        var method: HTTPMethod = .get
+        var parameters: RequestParameters = .none
+        var headers: HTTPHeaders = HTTPHeaders()
+        var timeout: TimeInterval?
+    }
+
+    private struct Status: APIRequest {
+        typealias Response = Empty
+        let code: Int
+        var path: RequestPath { "/status/\(code)" }
+    }
+
+    func testThatQueryArraysAndRepeatedKeysArrive() async throws {
+        let bin = try await client.value(
+            for: BinRequest(path: "/get", parameters: .query(["a": ["1", "2"], "b": "x y"])))
+        XCTAssertEqual(bin.args?["a"], ["1", "2"])
+        XCTAssertEqual(bin.args?["b"], "x y")
+    }
+
+    func testThatJSONAndFormBodiesArrive() async throws {
+        let json = try await client.value(
+            for: BinRequest(path: "/post", method: .post, parameters: .json(["k": [1, 2]])))
+        XCTAssertEqual(json.json, ["k": [1, 2]])
+        let form = try await client.value(for: BinRequest(path: "/put", method: .put, parameters: .form(["k": "v w"])))
+        XCTAssertEqual(form.form, ["k": "v w"])
+        for method: HTTPMethod in [.patch, .delete] {
+            let result = await client.send(
+                BinRequest(path: RequestPath(percentEncoded: "/" + method.rawValue.lowercased()), method: method))
+            XCTAssertTrue(result.isSuccess, "\(method): \(result)")
+        }
+    }
+
+    func testThatHeadersArrive() async throws {
+        let bin = try await client.value(for: BinRequest(path: "/headers", headers: ["X-Endpoint-Kit": "yes"]))
+        XCTAssertEqual(bin.headers?["X-Endpoint-Kit"], "yes")
+    }
+
+    func testThatStatusCodesClassify() async throws {
+        let teapot = await client.send(Status(code: 418))
+        guard case .serverFailure(let failure) = teapot else { return XCTFail("\(teapot)") }
+        XCTAssertEqual(failure.statusCode, 418)
+        let noContent = await client.send(Status(code: 204))
+        XCTAssertEqual(noContent.value, Empty())
+        let serverError = await client.send(Status(code: 503))
+        guard case .serverFailure(let unavailable) = serverError else { return XCTFail("\(serverError)") }
+        XCTAssertEqual(unavailable.statusCode, 503)
+    }
+
+    func testThatBasicAuthChallengeDoesNotHang() async throws {
+        let denied = await client.send(BinRequest(path: "/basic-auth/user/pass", timeout: 5))
+        guard case .serverFailure(let failure) = denied else { return XCTFail("\(denied)") }
+        XCTAssertEqual(failure.statusCode, 401)
+        let credential = Data("user:pass".utf8).base64EncodedString()
+        let allowed = try await client.value(
+            for: BinRequest(path: "/basic-auth/user/pass", headers: ["Authorization": "Basic \(credential)"]))
+        XCTAssertEqual(allowed.authenticated, true)
+    }
+
+    func testThatRedirectsAreFollowedAndGzipIsDecoded() async throws {
+        let redirected = try await client.value(for: BinRequest(path: "/redirect/3"))
+        XCTAssertTrue(redirected.url?.hasSuffix("/get") ?? false, "\(String(describing: redirected.url))")
+        let gzipped = try await client.value(for: BinRequest(path: "/gzip"))
+        XCTAssertEqual(gzipped.gzipped, true)
+    }
+
+    func testThatSlowResponsesHitTheTotalDeadline() async {
+        let delayed = await client.send(BinRequest(path: "/delay/5", timeout: 1))
+        XCTAssertEqual(delayed.transportReason, .timedOut)
+        // Bytes keep coming, so only a total deadline can end this one.
+        let drip = await client.send(
+            BinRequest(path: "/drip", parameters: .query(["duration": 5, "numbytes": 10, "delay": 0]), timeout: 1.5))
+        XCTAssertEqual(drip.transportReason, .timedOut)
+    }
+
+    func testThatRawBytesAndContentTypeValidationWork() async throws {
+        struct Bytes: APIRequest {
+            typealias Response = Data
+            var path: RequestPath { "/bytes/2048" }
+        }
+        let data = try await client.value(for: Bytes())
+        XCTAssertEqual(data.count, 2048)
+        struct XML: APIRequest {
+            typealias Response = String
+            var path: RequestPath { "/xml" }
+            var validation: ResponseValidation? { .json }
+        }
+        let xml = await client.send(XML())
+        XCTAssertEqual(xml.transportReason, .unacceptableContentType("application/xml"))
+    }
+
+    func testThatResponseHeadersAreExposed() async throws {
+        struct ResponseHeaders: APIRequest {
+            typealias Response = JSONValue
+            var path: RequestPath { "/response-headers" }
+            var parameters: RequestParameters { .query(["X-Page-Count": "7"]) }
+        }
+        let result = await client.send(ResponseHeaders())
+        XCTAssertEqual(result.metadata?.header("x-page-count"), "7")
+        XCTAssertEqual(result.metadata?.headers["X-PAGE-COUNT"], "7")
+    }
+}
