@@ -10,7 +10,12 @@ let package = Package(
         .executable(name: "endpointkit-demo", targets: ["EndpointKitDemo"]),
     ],
     targets: [
-        .target(name: "EndpointKit"),
+        // Declarations of the libcurl API that CurlTransport uses; libcurl.so.4 is loaded at run time.
+        .target(name: "CCurlShim", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
+        .target(
+            name: "EndpointKit",
+            dependencies: [.target(name: "CCurlShim", condition: .when(platforms: [.linux]))]
+        ),
         .target(name: "EndpointKitTesting", dependencies: ["EndpointKit"]),
         // Loopback HTTP/1.1 server used by the tests and the demo; not part of any library product.
         .target(name: "EndpointKitTestServer"),

@@ -1,0 +1,158 @@
+#if canImport(CCurlShim)
+import CCurlShim
+import Foundation
+
+/// One thread driving one libcurl multi handle for a ``CurlTransport``.
+///
+/// Every transfer runs on this thread: connections are reused across transfers (HTTP/1.1
+/// keep-alive, HTTP/2 multiplexing), and no lock is taken per byte. Other threads only hand
+/// transfers in and out through the inbox and wake the loop with `curl_multi_wakeup`.
+final class CurlEventLoop: @unchecked Sendable {
+    private struct Inbox {
+        var added: [CurlTransfer] = []
+        var discarded: [CurlTransfer] = []
+        var stopping = false
+        var stopped = false
+        var isEmpty: Bool { added.isEmpty && discarded.isEmpty && !stopping }
+    }
+
+    private let multi: UnsafeMutableRawPointer
+    private let inbox = Locked(Inbox())
+    private let liveTransfers = Locked(0)
+    /// Transfers whose handle is in the multi handle, by handle. Loop thread only.
+    private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
+
+    /// Creates the multi handle and starts the thread.
+    /// - Throws: ``TransportConfigurationError/libraryUnavailable(_:)`` if libcurl fails.
+    init() throws(TransportConfigurationError) {
+        guard let multi = ek_curl_multi_init() else { throw .libraryUnavailable("curl_multi_init failed") }
+        self.multi = multi
+        let thread = Thread { [self] in run() }
+        thread.name = "EndpointKit.CurlTransport"
+        thread.start()
+    }
+
+    /// Transfers created and not yet freed (handles alive).
+    var liveTransferCount: Int { liveTransfers.current }
+
+    func transferCreated() { liveTransfers.withLock { $0 += 1 } }
+    func transferReleased() { liveTransfers.withLock { $0 -= 1 } }
+
+    /// Hands a configured transfer to the loop.
+    /// - Returns: `false` if the loop has stopped.
+    func submit(_ transfer: CurlTransfer) -> Bool {
+        post { $0.added.append(transfer) }
+    }
+
+    /// Asks the loop to remove a finished (cancelled) transfer's handle.
+    func discard(_ transfer: CurlTransfer) {
+        post { $0.discarded.append(transfer) }
+    }
+
+    /// Stops the loop: unfinished transfers complete with `cancelled`, connections close.
+    func stop() {
+        post { $0.stopping = true }
+    }
+
+    /// Changes the inbox and wakes the loop if the inbox was empty (otherwise a wake-up is pending).
+    @discardableResult
+    private func post(_ change: (inout Inbox) -> Void) -> Bool {
+        inbox.withLock { inbox in
+            guard !inbox.stopped else { return false }
+            let wasEmpty = inbox.isEmpty
+            change(&inbox)
+            // Under the lock: the multi handle is only cleaned up after `stopped` is set.
+            if wasEmpty { _ = ek_curl_multi_wakeup(multi) }
+            return true
+        }
+    }
+
+    private func run() {
+        ek_curl_block_sigpipe_in_this_thread()
+        while true {
+            let work = inbox.withLock { inbox -> Inbox in
+                defer {
+                    inbox.added = []
+                    inbox.discarded = []
+                }
+                return inbox
+            }
+            for transfer in work.added { add(transfer) }
+            for transfer in work.discarded { remove(transfer) }
+            if work.stopping {
+                shutDown()
+                return
+            }
+            var running: Int32 = 0
+            _ = ek_curl_multi_perform(multi, &running)
+            var easy: UnsafeMutableRawPointer?
+            var code: Int32 = 0
+            while ek_curl_multi_next_done(multi, &easy, &code) == 1, let handle = easy {
+                complete(handle, code: code)
+            }
+            _ = ek_curl_multi_poll(multi, 1000)
+        }
+    }
+
+    private func add(_ transfer: CurlTransfer) {
+        guard !transfer.isFinished else {
+            transfer.release()
+            return
+        }
+        let code = ek_curl_multi_add_handle(multi, transfer.easy)
+        guard code == 0 else {
+            transfer.release()
+            transfer.finish(.failure(TransportError(.other, message: "curl_multi_add_handle failed (\(code)).")))
+            return
+        }
+        active[transfer.easy] = transfer
+    }
+
+    private func remove(_ transfer: CurlTransfer) {
+        guard active.removeValue(forKey: transfer.easy) != nil else { return }
+        _ = ek_curl_multi_remove_handle(multi, transfer.easy)
+        transfer.release()
+    }
+
+    private func complete(_ easy: UnsafeMutableRawPointer, code: Int32) {
+        guard let transfer = active.removeValue(forKey: easy) else { return }
+        _ = ek_curl_multi_remove_handle(multi, easy)
+        if transfer.isFinished {
+            transfer.release()
+            return
+        }
+        switch transfer.step(after: code) {
+        case .finish(let result):
+            transfer.release()
+            transfer.finish(result)
+        case .follow(let next):
+            transfer.prepareForNextHop(next)
+            if let error = transfer.configure() {
+                transfer.release()
+                transfer.finish(.failure(error))
+            } else {
+                add(transfer)
+            }
+        }
+    }
+
+    private func shutDown() {
+        for transfer in active.values {
+            _ = ek_curl_multi_remove_handle(multi, transfer.easy)
+            transfer.release()
+            transfer.finish(.failure(.cancelled()))
+        }
+        active.removeAll()
+        let leftovers = inbox.withLock { inbox -> [CurlTransfer] in
+            inbox.stopped = true
+            defer { inbox.added.removeAll() }
+            return inbox.added
+        }
+        for transfer in leftovers {
+            transfer.release()
+            transfer.finish(.failure(.cancelled()))
+        }
+        _ = ek_curl_multi_cleanup(multi)
+    }
+}
+#endif

@@ -1,0 +1,47 @@
+#if canImport(CCurlShim)
+import CCurlShim
+
+/// The system libcurl, loaded once per process by `CCurlShim` (dlopen of `libcurl.so.4`).
+///
+/// Loading at run time keeps the build free of curl headers and of a link-time dependency, so a
+/// machine without libcurl still runs everything but ``CurlTransport``, which then fails to be
+/// created with a ``TransportConfigurationError`` instead of the process failing to start.
+enum CurlLibrary {
+    /// 7.68: `curl_multi_poll` (7.66) and `curl_multi_wakeup` (7.68).
+    static let minimumVersion: UInt32 = 0x07_44_00
+    /// 7.77: `CURLOPT_CAINFO_BLOB`, for custom roots and pinned certificates.
+    static let blobVersion: UInt32 = 0x07_4D_00
+
+    private static let features = (ssl: Int32(1 << 2), libz: Int32(1 << 3), http2: Int32(1 << 16))
+
+    /// Loads libcurl if needed.
+    /// - Throws: ``TransportConfigurationError/libraryUnavailable(_:)`` if it is missing, too old
+    ///   or has no TLS.
+    static func load() throws(TransportConfigurationError) {
+        if let failure = ek_curl_load() {
+            throw .libraryUnavailable(String(cString: failure))
+        }
+        guard ek_curl_version_number() >= minimumVersion else {
+            throw .libraryUnavailable("libcurl \(version) is older than 7.68.0")
+        }
+        guard ek_curl_features() & features.ssl != 0 else {
+            throw .libraryUnavailable("libcurl \(version) was built without TLS support")
+        }
+    }
+
+    /// libcurl's version, e.g. `7.88.1`, or `unknown` before it is loaded.
+    static var version: String { ek_curl_version_text().map { String(cString: $0) } ?? "unknown" }
+
+    /// The version number as `0xXXYYZZ`.
+    static var versionNumber: UInt32 { ek_curl_version_number() }
+
+    /// The TLS library libcurl uses, e.g. `OpenSSL/3.0.11`.
+    static var tlsLibrary: String { ek_curl_ssl_version().map { String(cString: $0) } ?? "unknown" }
+
+    /// Whether libcurl can speak HTTP/2.
+    static var supportsHTTP2: Bool { ek_curl_features() & features.http2 != 0 }
+
+    /// libcurl's text for a `CURLcode`.
+    static func describe(_ code: Int32) -> String { String(cString: ek_curl_easy_strerror(code)) }
+}
+#endif

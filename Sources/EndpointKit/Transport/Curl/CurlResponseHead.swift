@@ -1,0 +1,75 @@
+#if canImport(CCurlShim)
+/// The header fields of the response being received, parsed from the lines libcurl hands to its
+/// header callback.
+///
+/// A new status line (an informational 1xx before the final response) starts over, so only the
+/// final response's fields remain.
+struct CurlResponseHead {
+    /// The fields in arrival order.
+    private(set) var fields: [(name: String, value: String)] = []
+    /// The `Content-Length`, when the response declares one.
+    private(set) var contentLength: Int?
+
+    private static let colon = UInt8(ascii: ":")
+
+    /// Takes one header line (with its CRLF).
+    /// - Returns: Whether the line was the blank line that ends the head.
+    mutating func consume(_ line: UnsafeRawBufferPointer) -> Bool {
+        var end = line.count
+        while end > 0, line[end - 1] == 0x0A || line[end - 1] == 0x0D { end -= 1 }
+        if end == 0 { return true }
+        if end >= 5, line[0] == UInt8(ascii: "H"), line[1] == UInt8(ascii: "T"), line[2] == UInt8(ascii: "T"),
+            line[3] == UInt8(ascii: "P"), line[4] == UInt8(ascii: "/")
+        {
+            fields.removeAll(keepingCapacity: true)
+            contentLength = nil
+            return false
+        }
+        if line[0] == 0x20 || line[0] == 0x09, let last = fields.popLast() {
+            // An obsolete folded continuation line (RFC 9112 §5.2): part of the previous value.
+            fields.append((last.name, last.value + " " + Self.text(line, 0..<end)))
+            return false
+        }
+        guard let colon = line[0..<end].firstIndex(of: Self.colon), colon > 0 else { return false }
+        let name = Self.text(line, 0..<colon)
+        let value = Self.text(line, (colon + 1)..<end)
+        if contentLength == nil, name.count == 14, name.lowercased() == "content-length" {
+            contentLength = Int(value)
+        }
+        fields.append((name, value))
+        return false
+    }
+
+    /// The fields as a dictionary, repeated names joined with ", " (RFC 9110 §5.3).
+    var dictionary: [String: String] {
+        var result: [String: String] = [:]
+        result.reserveCapacity(fields.count)
+        var canonicalNames: [String: String] = [:]
+        for (name, value) in fields {
+            let key = name.lowercased()
+            if let existing = canonicalNames[key], let previous = result[existing] {
+                result[existing] = previous + ", " + value
+            } else {
+                canonicalNames[key] = name
+                result[name] = value
+            }
+        }
+        return result
+    }
+
+    /// The value of the first field named `name` (case-insensitive).
+    func value(for name: String) -> String? {
+        let key = name.lowercased()
+        return fields.first { $0.name.lowercased() == key }?.value
+    }
+
+    /// The bytes in `range` as text, without surrounding spaces and tabs.
+    private static func text(_ line: UnsafeRawBufferPointer, _ range: Range<Int>) -> String {
+        var lower = range.lowerBound
+        var upper = range.upperBound
+        while lower < upper, line[lower] == 0x20 || line[lower] == 0x09 { lower += 1 }
+        while upper > lower, line[upper - 1] == 0x20 || line[upper - 1] == 0x09 { upper -= 1 }
+        return String(decoding: UnsafeRawBufferPointer(rebasing: line[lower..<upper]), as: UTF8.self)
+    }
+}
+#endif

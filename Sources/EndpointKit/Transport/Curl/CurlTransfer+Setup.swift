@@ -1,0 +1,136 @@
+#if canImport(CCurlShim)
+import CCurlShim
+import Dispatch
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension CurlTransfer {
+    /// Sets the easy handle's options for the current hop.
+    /// - Returns: An error if the hop cannot start (deadline passed, option refused).
+    func configure() -> TransportError? {
+        guard let url = request.url?.absoluteString else {
+            return TransportError(.unsupportedURL, message: "The request has no URL.")
+        }
+        var remaining = Int.max
+        if let deadline {
+            let now = DispatchTime.now().uptimeNanoseconds
+            guard deadline > now else {
+                return TransportError(.timedOut, message: "The request did not finish within its deadline.")
+            }
+            remaining = max(1, Int((deadline - now) / 1_000_000))
+        }
+        var options = OptionSetter(easy: easy)
+        options.set(CurlOption.url, url)
+        options.set(CurlOption.noSignal, 1)
+        options.set(CurlOption.protocols, CurlOption.Value.protocolsHTTPAndHTTPS)
+        options.set(CurlOption.redirectProtocols, CurlOption.Value.protocolsHTTPAndHTTPS)
+        options.set(CurlOption.acceptEncoding, "")
+        options.set(CurlOption.httpVersion, CurlOption.Value.http2OverTLS)
+        options.set(CurlOption.errorBuffer, UnsafeRawPointer(errorBuffer))
+        options.set(CurlOption.maxFileSizeLarge, Int64(limit))
+        if remaining != Int.max { options.set(CurlOption.timeoutMilliseconds, remaining) }
+        options.set(CurlOption.connectTimeoutMilliseconds, min(remaining, settings.connectTimeoutMilliseconds))
+        installCallbacks(&options)
+        configureMethodAndBody(&options)
+        configureHeaders(&options)
+        if request.url?.scheme?.lowercased() == "https" {
+            options.set(CurlOption.pipeWait, 1)
+            if options.failure == 0 { options.failure = settings.trust.apply(to: easy) }
+        }
+        guard options.failure == 0 else {
+            return TransportError(
+                .other, message: "libcurl refused an option: \(CurlLibrary.describe(options.failure)).",
+                underlyingError: CurlError(
+                    code: Int(options.failure), summary: CurlLibrary.describe(options.failure), detail: ""))
+        }
+        return nil
+    }
+
+    private func installCallbacks(_ options: inout OptionSetter) {
+        let context = UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
+        options.set(CurlOption.privateData, context)
+        options.set(CurlOption.writeData, context)
+        options.set(CurlOption.headerData, context)
+        options.setCallback(CurlOption.writeFunction) { data, size, count, context in
+            guard let context else { return 0 }
+            let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+            return transfer.receive(body: UnsafeRawBufferPointer(start: data, count: size * count))
+        }
+        options.setCallback(CurlOption.headerFunction) { data, size, count, context in
+            guard let context else { return 0 }
+            let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+            return transfer.receive(headerLine: UnsafeRawBufferPointer(start: data, count: size * count))
+        }
+    }
+
+    private func configureMethodAndBody(_ options: inout OptionSetter) {
+        let method = request.httpMethod?.uppercased() ?? "GET"
+        let body = request.httpBody
+        switch method {
+        case "GET" where body == nil:
+            options.set(CurlOption.httpGet, 1)
+        case "HEAD":
+            options.set(CurlOption.noBody, 1)
+        case "POST", "PUT", "PATCH":
+            setBody(body ?? Data(), &options)
+            if method != "POST" { options.set(CurlOption.customRequest, method) }
+        default:
+            if let body { setBody(body, &options) }
+            options.set(CurlOption.customRequest, method)
+        }
+    }
+
+    private func setBody(_ body: Data, _ options: inout OptionSetter) {
+        options.set(CurlOption.postFieldSizeLarge, Int64(body.count))
+        // COPYPOSTFIELDS: libcurl keeps its own copy, so the Data need not outlive this call.
+        body.withUnsafeBytes { bytes in
+            options.set(
+                CurlOption.copyPostFields, bytes.baseAddress ?? UnsafeRawPointer(("" as StaticString).utf8Start))
+        }
+    }
+
+    private func configureHeaders(_ options: inout OptionSetter) {
+        var list: UnsafeMutableRawPointer?
+        var hasContentType = false
+        for (name, value) in request.allHTTPHeaderFields ?? [:] {
+            if name.lowercased() == "content-type" { hasContentType = true }
+            // "Name;" is libcurl's syntax for a header with an empty value.
+            list = ek_curl_slist_append(list, value.isEmpty ? "\(name);" : "\(name): \(value)")
+        }
+        // No `Expect: 100-continue` round trip; no form content type the request did not ask for.
+        list = ek_curl_slist_append(list, "Expect:")
+        if !hasContentType, request.httpBody != nil { list = ek_curl_slist_append(list, "Content-Type:") }
+        headerList = list
+        options.set(CurlOption.httpHeader, UnsafeRawPointer(list))
+    }
+}
+
+/// Sets options until the first one fails, remembering that failure.
+struct OptionSetter {
+    let easy: UnsafeMutableRawPointer
+    var failure: Int32 = 0
+
+    mutating func set(_ option: Int32, _ value: Int) {
+        if failure == 0 { failure = ek_curl_easy_setopt_long(easy, option, value) }
+    }
+
+    mutating func set(_ option: Int32, _ value: Int64) {
+        if failure == 0 { failure = ek_curl_easy_setopt_off(easy, option, value) }
+    }
+
+    mutating func set(_ option: Int32, _ value: String) {
+        if failure == 0 { failure = ek_curl_easy_setopt_pointer(easy, option, value) }
+    }
+
+    mutating func set(_ option: Int32, _ value: UnsafeRawPointer?) {
+        if failure == 0 { failure = ek_curl_easy_setopt_pointer(easy, option, value) }
+    }
+
+    mutating func setCallback(_ option: Int32, _ callback: ek_curl_data_callback) {
+        if failure == 0 { failure = ek_curl_easy_setopt_data_callback(easy, option, callback) }
+    }
+}
+#endif

@@ -1,0 +1,182 @@
+#if canImport(CCurlShim)
+import CCurlShim
+import Dispatch
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One request of ``CurlTransport``: an easy handle, the response being received, and the
+/// completion, called exactly once.
+///
+/// Threads: the handle and the response are touched by the thread that creates the transfer until
+/// it is handed to the event loop, then only by the loop's thread. Only `isFinished` is shared,
+/// so that a cancel from any thread completes at once and the loop drops the transfer later.
+final class CurlTransfer: TransportTask, @unchecked Sendable {
+    /// What happens after libcurl finished one hop.
+    enum Step {
+        case finish(Result<TransportResponse, TransportError>)
+        case follow(URLRequest)
+    }
+
+    let easy: UnsafeMutableRawPointer
+    let settings: CurlTransport.Settings
+    /// The request of the current hop.
+    var request: URLRequest
+    var headerList: UnsafeMutableRawPointer?
+    let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: 256)
+    /// The deadline in `DispatchTime` nanoseconds, if any.
+    let deadline: UInt64?
+    let limit: Int
+    private(set) var redirectCount = 0
+
+    private var head = CurlResponseHead()
+    private var body = Data()
+    private var exceededLimit = false
+    private var isReleased = false
+    private let finished = Locked(false)
+    private let completion: @Sendable (Result<TransportResponse, TransportError>) -> Void
+    private weak var loop: CurlEventLoop?
+
+    init?(
+        request: TransportRequest, settings: CurlTransport.Settings, loop: CurlEventLoop,
+        completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
+    ) {
+        guard let easy = ek_curl_easy_init() else { return nil }
+        self.easy = easy
+        self.settings = settings
+        self.request = request.urlRequest
+        self.limit = request.maximumResponseSize
+        self.deadline = request.deadline.map {
+            DispatchTime.now().uptimeNanoseconds + UInt64(max(0, min($0, 1e9)) * 1e9)
+        }
+        self.completion = completion
+        self.loop = loop
+        errorBuffer.initialize(to: 0)
+        loop.transferCreated()
+    }
+
+    deinit {
+        release()
+        errorBuffer.deallocate()
+    }
+
+    /// Cancels the transfer: completes with `cancelled` now; the loop removes the handle next.
+    func cancel() {
+        if finish(.failure(.cancelled())) { loop?.discard(self) }
+    }
+
+    var isFinished: Bool { finished.withLock { $0 } }
+
+    /// Completes unless already completed.
+    /// - Returns: Whether this call completed the transfer.
+    @discardableResult
+    func finish(_ result: Result<TransportResponse, TransportError>) -> Bool {
+        let won = finished.withLock { isFinished in
+            defer { isFinished = true }
+            return !isFinished
+        }
+        if won { completion(result) }
+        return won
+    }
+
+    /// Frees the easy handle and its lists; idempotent. The handle must not be in a multi handle.
+    func release() {
+        guard !isReleased else { return }
+        isReleased = true
+        ek_curl_easy_cleanup(easy)
+        ek_curl_slist_free_all(headerList)
+        headerList = nil
+        body = Data()
+        loop?.transferReleased()
+    }
+
+    /// Starts over for the next hop of a redirect.
+    func prepareForNextHop(_ next: URLRequest) {
+        redirectCount += 1
+        request = next
+        head = CurlResponseHead()
+        body = Data()
+        ek_curl_slist_free_all(headerList)
+        headerList = nil
+        ek_curl_easy_reset(easy)
+        errorBuffer[0] = 0
+    }
+
+    /// Decides what comes after libcurl reported `code` for the current hop.
+    func step(after code: Int32) -> Step {
+        guard code == 0 else {
+            if exceededLimit || code == 63 {  // CURLE_FILESIZE_EXCEEDED
+                return .finish(.failure(tooLarge()))
+            }
+            let error = CurlError(
+                code: Int(code), summary: CurlLibrary.describe(code), detail: String(cString: errorBuffer))
+            return .finish(.failure(TransportError(curlError: error, url: request.url)))
+        }
+        var status = 0
+        _ = ek_curl_easy_getinfo_long(easy, CurlOption.Info.responseCode, &status)
+        do {
+            if let next = try HTTPRedirect.request(
+                after: request, status: status, location: head.value(for: "Location"))
+            {
+                guard redirectCount < settings.maximumRedirects else {
+                    return .finish(
+                        .failure(
+                            TransportError(
+                                .tooManyRedirects,
+                                message:
+                                    "More than \(settings.maximumRedirects) redirects (\(request.url?.redactedForMessages ?? ""))."
+                            )))
+                }
+                return .follow(next)
+            }
+        } catch {
+            return .finish(.failure(error))
+        }
+        guard let url = request.url,
+            let response = HTTPURLResponse(
+                url: url, statusCode: status, httpVersion: httpVersion(), headerFields: head.dictionary)
+        else {
+            return .finish(
+                .failure(TransportError(.badResponse, message: "The response has no valid status (\(status)).")))
+        }
+        let data = body
+        body = Data()
+        return .finish(.success(TransportResponse(response: response, data: data)))
+    }
+
+    /// Header callback: one line of the head.
+    func receive(headerLine line: UnsafeRawBufferPointer) -> Int {
+        if head.consume(line), let length = head.contentLength, length > 0, length <= limit {
+            body.reserveCapacity(length)
+        }
+        return line.count
+    }
+
+    /// Write callback: body bytes; returning less than given aborts the transfer.
+    func receive(body bytes: UnsafeRawBufferPointer) -> Int {
+        guard body.count + bytes.count <= limit else {
+            exceededLimit = true
+            return 0
+        }
+        body.append(contentsOf: bytes)
+        return bytes.count
+    }
+
+    private func httpVersion() -> String {
+        var version = 0
+        _ = ek_curl_easy_getinfo_long(easy, CurlOption.Info.httpVersion, &version)
+        switch version {
+        case 1: return "HTTP/1.0"
+        case 3: return "HTTP/2"
+        case 30: return "HTTP/3"
+        default: return "HTTP/1.1"
+        }
+    }
+
+    private func tooLarge() -> TransportError {
+        TransportError(.responseTooLarge(limit: limit), message: "The response body is larger than \(limit) bytes.")
+    }
+}
+#endif

@@ -1,0 +1,127 @@
+#if canImport(CCurlShim)
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A ``Transport`` on the system libcurl (`libcurl.so.4`), for Linux.
+///
+/// What it adds over ``URLSessionTransport`` on Linux:
+/// - every ``ServerTrustPolicy``: custom roots, pinned certificates, pinned public keys;
+/// - a true total deadline (`CURLOPT_TIMEOUT_MS`) and a connect timeout;
+/// - redirects followed here (``Configuration/maximumRedirects``), never carrying
+///   `Authorization` or `Cookie` to another origin;
+/// - a 401 with `WWW-Authenticate` is an ordinary response (no hang);
+/// - speed: one event-loop thread drives a multi handle, with connection reuse, HTTP/2 where the
+///   server offers it, and decompression of gzip, deflate, brotli and zstd bodies.
+///
+/// ```swift
+/// let transport = try CurlTransport(serverTrustPolicy: .pinnedPublicKeys(["sha256//..."]))
+/// let client = APIClient(configuration: .init(baseURL: url, transport: transport))
+/// ```
+///
+/// Completions run on the transport's event-loop thread; keep them short (``APIClient`` only
+/// hands the result to its own queue there). Creating the transport loads libcurl and checks the
+/// trust policy: a missing or too old libcurl, or a policy it cannot enforce, throws
+/// ``TransportConfigurationError`` then, never at the first request.
+public final class CurlTransport: Transport {
+    /// Settings of a ``CurlTransport``.
+    public struct Configuration: Sendable {
+        /// How servers' certificates are checked. ``ServerTrustPolicy/system`` by default.
+        public var serverTrustPolicy: ServerTrustPolicy
+        /// The most redirects followed for one request; more fail with
+        /// ``TransportError/Reason/tooManyRedirects``. 0 returns redirects as responses. 10 by default.
+        public var maximumRedirects: Int
+        /// The longest wait for a connection (DNS, TCP and TLS), in seconds; the request's total
+        /// deadline still applies. 30 by default.
+        public var connectTimeout: TimeInterval
+
+        /// Creates a configuration.
+        /// - Parameter serverTrustPolicy: How certificates are checked; ``ServerTrustPolicy/system``
+        ///   by default.
+        public init(serverTrustPolicy: ServerTrustPolicy = .system) {
+            self.serverTrustPolicy = serverTrustPolicy
+            maximumRedirects = 10
+            connectTimeout = 30
+        }
+    }
+
+    /// What every transfer of this transport is configured with.
+    struct Settings: Sendable {
+        let trust: CurlTrustOptions
+        let maximumRedirects: Int
+        let connectTimeoutMilliseconds: Int
+    }
+
+    /// The configuration the transport was created with.
+    public let configuration: Configuration
+    private let settings: Settings
+    private let loop: CurlEventLoop
+
+    /// Creates a transport with its own event-loop thread and connection pool.
+    /// - Throws: ``TransportConfigurationError/libraryUnavailable(_:)`` if libcurl cannot be loaded
+    ///   or cannot enforce the trust policy.
+    public init(configuration: Configuration = Configuration()) throws(TransportConfigurationError) {
+        try CurlLibrary.load()
+        self.configuration = configuration
+        settings = Settings(
+            trust: try CurlTrustOptions(configuration.serverTrustPolicy),
+            maximumRedirects: max(0, configuration.maximumRedirects),
+            connectTimeoutMilliseconds: Int(max(0.001, min(configuration.connectTimeout, 86_400)) * 1000))
+        loop = try CurlEventLoop()
+    }
+
+    /// Creates a transport that checks certificates with `serverTrustPolicy`.
+    /// - Throws: ``TransportConfigurationError``, as ``init(configuration:)``.
+    public convenience init(serverTrustPolicy: ServerTrustPolicy) throws(TransportConfigurationError) {
+        try self.init(configuration: Configuration(serverTrustPolicy: serverTrustPolicy))
+    }
+
+    deinit { loop.stop() }
+
+    /// The version of the libcurl in use (e.g. `7.88.1`), or `nil` if it cannot be loaded.
+    public static var libraryVersion: String? {
+        do {
+            try CurlLibrary.load()
+            return CurlLibrary.version
+        } catch {
+            return nil
+        }
+    }
+
+    /// The number of transfers whose libcurl handle is alive (running, or cancelled and not yet
+    /// removed by the event loop).
+    public var activeTransferCount: Int { loop.liveTransferCount }
+
+    /// Starts a transfer; see ``Transport/execute(_:completion:)``.
+    public func execute(
+        _ request: TransportRequest, completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
+    ) -> any TransportTask {
+        guard let scheme = request.urlRequest.url?.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            return fail(
+                TransportError(
+                    .unsupportedURL,
+                    message: "Only http and https URLs are supported (\(request.urlRequest.url?.scheme ?? "none"))."),
+                completion)
+        }
+        guard let transfer = CurlTransfer(request: request, settings: settings, loop: loop, completion: completion)
+        else {
+            return fail(TransportError(.other, message: "curl_easy_init failed."), completion)
+        }
+        if let error = transfer.configure() {
+            transfer.finish(.failure(error))
+        } else if !loop.submit(transfer) {
+            transfer.finish(.failure(.cancelled()))
+        }
+        return transfer
+    }
+
+    private func fail(
+        _ error: TransportError, _ completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
+    ) -> any TransportTask {
+        DispatchQueue.global().async { completion(.failure(error)) }
+        return FinishedTransportTask()
+    }
+}
+#endif

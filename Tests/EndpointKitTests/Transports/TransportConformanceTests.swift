@@ -1,0 +1,238 @@
+import EndpointKit
+import EndpointKitTestServer
+import Foundation
+import XCTest
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The contract every ``Transport`` meets, over real HTTP on loopback.
+///
+/// Each test runs once per transport in ``TransportKind/selected`` (URLSession and, on Linux,
+/// libcurl), each time with a fresh server, transport and client; failures name the transport.
+/// (XCTest on Linux runs no inherited test methods in subclasses, and no test twice through
+/// `invokeTest`, so one class runs the cases for every transport.)
+final class TransportConformanceTests: LoopbackTestCase {
+    /// The transport under test.
+    private var kind = TransportKind.urlSession
+    var transport: (any Transport)!
+
+    // Server, transport and client are made per transport, in `forEachTransport`.
+    override func setUpWithError() throws {}
+    override func tearDown() {}
+
+    /// Runs `body` once per selected transport, each time with a fresh server, transport and client.
+    func forEachTransport(_ body: () throws -> Void) throws {
+        for kind in TransportKind.selected {
+            self.kind = kind
+            transport = try kind.make()
+            try super.setUpWithError()
+            defer {
+                super.tearDown()
+                transport = nil
+            }
+            try body()
+        }
+    }
+
+    #if canImport(FoundationNetworking)
+    override func recordFailure(
+        withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool
+    ) {
+        super.recordFailure(
+            withDescription: "[\(kind.name)] \(description)", inFile: filePath, atLine: lineNumber, expected: expected)
+    }
+    #else
+    override func record(_ issue: XCTIssue) {
+        var issue = issue
+        issue.compactDescription = "[\(kind.name)] \(issue.compactDescription)"
+        super.record(issue)
+    }
+    #endif
+
+    override func makeClient(_ configure: (inout APIClient.Configuration) -> Void = { _ in }) -> APIClient {
+        super.makeClient { configuration in
+            configuration.transport = self.transport
+            configure(&configuration)
+        }
+    }
+
+    /// Runs one request on the transport itself (no client), waiting (bounded) for its completion.
+    func execute(
+        _ urlRequest: URLRequest, deadline: TimeInterval? = 10, limit: Int = 1 << 26
+    )
+        -> Result<TransportResponse, TransportError>?
+    {
+        let done = expectation(description: "transport completion")
+        let box = Locked<Result<TransportResponse, TransportError>?>(nil)
+        _ = transport.execute(TransportRequest(urlRequest: urlRequest, deadline: deadline, maximumResponseSize: limit))
+        {
+            result in
+            box.set(result)
+            done.fulfill()
+        }
+        wait(for: [done], timeout: 15)
+        return box.value
+    }
+
+    // MARK: - Answers
+
+    func testThatAJSONBodyDecodesWithStatusAndHeaders() throws {
+        try forEachTransport {
+            server.route("/item") { _ in .json(["id": 1, "name": "a"], headers: [("X-Page-Count", "7")]) }
+            let result = try XCTUnwrap(sendAndWait(GetItem()))
+            XCTAssertEqual(result.value, Item(id: 1, name: "a"))
+            XCTAssertEqual(result.metadata?.statusCode, 200)
+            XCTAssertEqual(result.metadata?.header("x-page-count"), "7")
+            XCTAssertEqual(result.metadata?.header("Content-Type"), "application/json")
+        }
+    }
+
+    func testThatMethodsQueryHeadersAndBodiesArrive() throws {
+        try forEachTransport {
+            let post = try XCTUnwrap(
+                sendAndWait(
+                    EchoRequest(
+                        method: .post, parameters: .init(query: ["q": "a b"], body: .json(["k": [1, 2]])),
+                        headers: ["X-Endpoint-Kit": "yes"])
+                )?.value)
+            XCTAssertEqual(post.method, "POST")
+            XCTAssertEqual(post.query, [["q", "a b"]])
+            XCTAssertEqual(post.headers["x-endpoint-kit"], "yes")
+            XCTAssertEqual(post.headers["content-type"], "application/json")
+            XCTAssertEqual(post.json, ["k": [1, 2]])
+            XCTAssertNil(post.headers["expect"])
+            for method: HTTPMethod in [.put, .patch, .delete] {
+                let echo = try XCTUnwrap(sendAndWait(EchoRequest(method: method, parameters: .form(["k": "v"])))?.value)
+                XCTAssertEqual(echo.method, method.rawValue)
+                XCTAssertEqual(echo.form, ["k": "v"], "\(method)")
+            }
+            let head = execute(URLRequest(url: server.url("/echo")).with(method: "HEAD"))
+            XCTAssertEqual(try head?.get().response.statusCode, 200)
+            XCTAssertEqual(try head?.get().data.count, 0)
+        }
+    }
+
+    func testThatAGzipBodyIsDecoded() throws {
+        try forEachTransport {
+            let gzipped: [UInt8] = [
+                0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0x03, 0xab, 0x56, 0xca, 0x4c, 0x51, 0xb2, 0x32,
+                0xd7,
+                0x51, 0xca, 0x4b, 0xcc, 0x4d, 0x55, 0xb2, 0x52, 0xaa, 0xca, 0x2c, 0x28, 0x48, 0x4d, 0x51, 0xaa, 0x05,
+                0x00,
+                0x48, 0xa4, 0x5d, 0x8c, 0x18, 0x00, 0x00, 0x00,
+            ]
+            server.route("/item") { _ in
+                .response(
+                    status: 200, headers: [("Content-Type", "application/json"), ("Content-Encoding", "gzip")],
+                    body: Data(gzipped))
+            }
+            XCTAssertEqual(sendAndWait(GetItem())?.value, Item(id: 7, name: "zipped"))
+        }
+    }
+
+    func testThatAnHTTPErrorIsAServerFailureWithItsBody() throws {
+        try forEachTransport {
+            server.route("/item") { _ in .json(["message": "Too many"], status: 429) }
+            let failure = try XCTUnwrap(sendAndWait(GetItem())?.serverFailure)
+            XCTAssertEqual(failure.statusCode, 429)
+            XCTAssertEqual(failure.message, "Too many")
+        }
+    }
+
+    func testThatABasic401ChallengeIsAResponseAndDoesNotHang() throws {
+        try forEachTransport {
+            server.route("/item") { _ in
+                .response(
+                    status: 401, headers: [("WWW-Authenticate", #"Basic realm="api""#)],
+                    body: Data(#"{"message":"login"}"#.utf8))
+            }
+            let failure = try XCTUnwrap(sendAndWait(GetItem(timeout: 5))?.serverFailure)
+            XCTAssertEqual(failure.statusCode, 401)
+            XCTAssertEqual(failure.message, "login")
+        }
+    }
+
+    func testThatManyConcurrentRequestsAllSucceed() throws {
+        try forEachTransport {
+            let done = expectation(description: "all")
+            done.expectedFulfillmentCount = 40
+            let successes = Counter()
+            for index in 0..<40 {
+                client.send(EchoRequest(parameters: .query(["i": QueryValue(index)]))) { result in
+                    if result.value?.query == [["i", "\(index)"]] { successes.increment() }
+                    done.fulfill()
+                }
+            }
+            wait(for: [done], timeout: 20)
+            XCTAssertEqual(successes.total, 40)
+        }
+    }
+
+    // MARK: - Redirects
+
+    func testThatRedirectsAreFollowedToTheFinalResponse() throws {
+        try forEachTransport {
+            let result = execute(URLRequest(url: server.url("/redirect/3")))
+            let response = try XCTUnwrap(try result?.get())
+            XCTAssertEqual(response.response.statusCode, 200)
+            XCTAssertEqual(response.response.url?.path, "/echo")
+        }
+    }
+
+    func testThatEndlessRedirectsAreTooManyRedirects() throws {
+        try forEachTransport {
+            server.route("/item") { _ in .redirect(to: "/item") }
+            XCTAssertEqual(sendAndWait(GetItem())?.transportReason, .tooManyRedirects)
+        }
+    }
+
+    func testThatA303AfterAPostIsFollowedWithAGet() throws {
+        try forEachTransport {
+            server.route("/submit") { _ in .redirect(to: "/echo", status: 303) }
+            var request = URLRequest(url: server.url("/submit")).with(method: "POST")
+            request.httpBody = Data("a=1".utf8)
+            let echo = try JSONDecoder().decode(Echo.self, from: try XCTUnwrap(execute(request)).get().data)
+            XCTAssertEqual(echo.method, "GET")
+            XCTAssertEqual(echo.body, "")
+        }
+    }
+
+    func testThatCredentialsAreNotForwardedToAnotherOrigin() throws {
+        try forEachTransport {
+            let port = server.port
+            server.route("/same") { _ in .redirect(to: "/echo") }
+            server.route("/other") { _ in .redirect(to: "http://localhost:\(port)/echo") }
+            for (path, forwarded) in [("/same", true), ("/other", false)] {
+                var request = URLRequest(url: server.url(path))
+                request.setValue("Bearer secret", forHTTPHeaderField: "Authorization")
+                request.setValue("session=secret", forHTTPHeaderField: "Cookie")
+                let data = try XCTUnwrap(execute(request)).get().data
+                let echo = try JSONDecoder().decode(Echo.self, from: data)
+                XCTAssertEqual(echo.headers["authorization"] != nil, forwarded, path)
+                XCTAssertEqual(echo.headers["cookie"] != nil, forwarded, path)
+            }
+        }
+    }
+}
+
+extension URLRequest {
+    /// The request with another method.
+    func with(method: String) -> URLRequest {
+        var copy = self
+        copy.httpMethod = method
+        return copy
+    }
+}
+
+/// A value shared across threads in tests.
+final class Locked<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value
+
+    init(_ value: Value) { stored = value }
+
+    var value: Value { lock.withLock { stored } }
+    func set(_ value: Value) { lock.withLock { stored = value } }
+}
