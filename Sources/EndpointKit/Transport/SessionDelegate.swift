@@ -8,6 +8,12 @@ import FoundationNetworking
 /// task identifier and answers authentication challenges.
 final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private let transfers = Locked([Int: SessionTransfer]())
+    /// Applied to server-trust challenges (Apple platforms only; Linux never presents them).
+    private let trustPolicy: ServerTrustPolicy
+
+    init(trustPolicy: ServerTrustPolicy = .system) {
+        self.trustPolicy = trustPolicy
+    }
 
     var activeCount: Int { transfers.withLock { $0.count } }
 
@@ -61,6 +67,20 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         transfer(for: task)?.didRefuseChallenge()
         completionHandler(.cancelAuthenticationChallenge, nil)
         #else
+        #if canImport(Security)
+        if challenge.protectionSpace.authenticationMethod == NSURLAuthenticationMethodServerTrust,
+            !trustPolicy.isSystemDefault, let trust = challenge.protectionSpace.serverTrust
+        {
+            guard trustPolicy.evaluate(trust, host: challenge.protectionSpace.host) else {
+                transfer(for: task)?.fail(
+                    TransportError(.tls, message: "The server's certificate does not satisfy the trust policy."))
+                completionHandler(.cancelAuthenticationChallenge, nil)
+                return
+            }
+            completionHandler(.useCredential, URLCredential(trust: trust))
+            return
+        }
+        #endif
         completionHandler(.performDefaultHandling, nil)
         #endif
     }

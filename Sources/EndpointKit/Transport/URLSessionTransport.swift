@@ -20,11 +20,38 @@ public final class URLSessionTransport: Transport {
     /// Creates a transport with its own session.
     /// - Parameter configuration: The session configuration; `.default` by default, with
     ///   `URLCache` switched off (EndpointKit caches itself; URLCache stores nothing on Linux).
-    public init(configuration: URLSessionConfiguration = .default) {
+    public convenience init(configuration: URLSessionConfiguration = .default) {
+        self.init(configuration: configuration, checkedTrustPolicy: .system)
+    }
+
+    /// Creates a transport that checks servers' certificates with `serverTrustPolicy`.
+    ///
+    /// On Apple platforms the policy is applied in the session's server-trust challenge. On Linux
+    /// URLSession never presents that challenge, so only ``ServerTrustPolicy/system`` is possible
+    /// there; use ``CurlTransport`` for the others.
+    /// - Parameters:
+    ///   - configuration: The session configuration; `.default` by default.
+    ///   - serverTrustPolicy: How servers' certificates are checked.
+    /// - Throws: ``TransportConfigurationError/unsupportedTrustPolicy(_:)`` on Linux for any policy
+    ///   but ``ServerTrustPolicy/system``.
+    public convenience init(
+        configuration: URLSessionConfiguration = .default, serverTrustPolicy: ServerTrustPolicy
+    ) throws(TransportConfigurationError) {
+        #if canImport(FoundationNetworking)
+        guard serverTrustPolicy.isSystemDefault else {
+            throw .unsupportedTrustPolicy(
+                "URLSession on Linux has no server-trust challenge, so it cannot pin or trust custom roots; "
+                    + "use CurlTransport")
+        }
+        #endif
+        self.init(configuration: configuration, checkedTrustPolicy: serverTrustPolicy)
+    }
+
+    private init(configuration: URLSessionConfiguration, checkedTrustPolicy: ServerTrustPolicy) {
         let configuration = configuration.copy() as? URLSessionConfiguration ?? configuration
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        let delegate = SessionDelegate()
+        let delegate = SessionDelegate(trustPolicy: checkedTrustPolicy)
         let queue = OperationQueue()
         queue.name = "EndpointKit.URLSessionTransport"
         queue.maxConcurrentOperationCount = 1

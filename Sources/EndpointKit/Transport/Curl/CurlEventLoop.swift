@@ -109,7 +109,9 @@ final class CurlEventLoop: @unchecked Sendable {
     }
 
     private func remove(_ transfer: CurlTransfer) {
-        guard active.removeValue(forKey: transfer.easy) != nil else { return }
+        // Identity, not just the address: a handle already freed may share its address with a new one.
+        guard active[transfer.easy] === transfer else { return }
+        active[transfer.easy] = nil
         _ = ek_curl_multi_remove_handle(multi, transfer.easy)
         transfer.release()
     }

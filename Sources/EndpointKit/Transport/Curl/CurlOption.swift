@@ -1,4 +1,6 @@
 #if canImport(CCurlShim)
+import CCurlShim
+
 /// The libcurl option and info numbers used here (from `curl.h`, stable across libcurl 7.x/8.x).
 ///
 /// `CurlOptionNumberTests` checks each option against the loaded library's own table.
@@ -61,6 +63,16 @@ enum CurlOption {
         ("PROTOCOLS", protocols), ("REDIR_PROTOCOLS", redirectProtocols), ("XFERINFOFUNCTION", progressFunction),
         ("PINNEDPUBLICKEY", pinnedPublicKey), ("PIPEWAIT", pipeWait), ("CAINFO_BLOB", caInfoBlob),
     ]
+
+    /// The options whose number differs from the loaded libcurl's own table, or `nil` when libcurl
+    /// is older than 7.73 and has no table.
+    static func mismatchedNumbers() -> [String]? {
+        guard ek_curl_option_id("URL") != -1 else { return nil }
+        return names.compactMap { name, number in
+            let actual = ek_curl_option_id(name)
+            return actual == number ? nil : "\(name): \(number), libcurl says \(actual)"
+        }
+    }
 
     /// `CURLINFO_*` numbers.
     enum Info {

@@ -1,0 +1,138 @@
+#if os(Linux)
+import EndpointKit
+import Foundation
+import XCTest
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Every ``ServerTrustPolicy`` against good and bad certificates, over real TLS on loopback
+/// (certificates from `openssl`, servers from Python's `ssl`; see ``TLSFixture``).
+final class CurlTrustPolicyTests: XCTestCase {
+    private var fixture: TLSFixture!
+
+    override func setUpWithError() throws {
+        fixture = try TLSFixture.get()
+    }
+
+    private func certificate(_ name: String) throws -> TLSCertificate {
+        try TLSCertificate(data: fixture.file(name))
+    }
+
+    /// Sends one GET through a ``CurlTransport`` with `policy`.
+    private func fetch(
+        _ served: TLSFixture.Served, host: String = "127.0.0.1", policy: ServerTrustPolicy
+    ) throws -> Result<TransportResponse, TransportError> {
+        let transport = try CurlTransport(serverTrustPolicy: policy)
+        let done = expectation(description: "completion")
+        let box = Locked<Result<TransportResponse, TransportError>?>(nil)
+        let request = TransportRequest(
+            urlRequest: URLRequest(url: fixture.url(served, host: host)), deadline: 10, maximumResponseSize: 1 << 20)
+        _ = transport.execute(request) { result in
+            box.set(result)
+            done.fulfill()
+        }
+        wait(for: [done], timeout: 15)
+        return try XCTUnwrap(box.value)
+    }
+
+    private func assertAccepted(
+        _ served: TLSFixture.Served, host: String = "127.0.0.1", _ policy: ServerTrustPolicy,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
+        let result = try fetch(served, host: host, policy: policy)
+        XCTAssertEqual(try? result.get().response.statusCode, 200, "\(result)", file: file, line: line)
+    }
+
+    /// Asserts a TLS failure whose message contains `words` and whose CURLcode is `code`.
+    private func assertRejected(
+        _ served: TLSFixture.Served, _ policy: ServerTrustPolicy, code: Int, mentioning words: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
+        guard case .failure(let error) = try fetch(served, policy: policy) else {
+            return XCTFail("\(served) was accepted", file: file, line: line)
+        }
+        XCTAssertEqual(error.reason, .tls, error.message, file: file, line: line)
+        XCTAssertEqual((error.underlyingError as? CurlError)?.code, code, error.message, file: file, line: line)
+        XCTAssertTrue(error.message.lowercased().contains(words), error.message, file: file, line: line)
+    }
+
+    func testThatTheSystemPolicyRejectsPrivateAndSelfSignedCertificates() throws {
+        try assertRejected(.leaf, .system, code: 60, mentioning: "unable to get local issuer")
+        try assertRejected(.selfSigned, .system, code: 60, mentioning: "self-signed")
+    }
+
+    func testThatCustomRootsFromPEMOrDERAreTrusted() throws {
+        try assertAccepted(.leaf, .customRoots([certificate("ca.pem")]))
+        try assertAccepted(.leaf, .customRoots([certificate("ca.der")]))
+        try assertAccepted(.leaf, host: "localhost", .customRoots([certificate("ca.der")]))
+        try assertAccepted(.selfSigned, .customRoots([certificate("selfSigned.pem")]))
+    }
+
+    func testThatCustomRootsStillRejectBadCertificates() throws {
+        let roots = try ServerTrustPolicy.customRoots([certificate("ca.pem")])
+        try assertRejected(.expired, roots, code: 60, mentioning: "expired")
+        try assertRejected(.wrongHost, roots, code: 60, mentioning: "host")
+        try assertRejected(.selfSigned, roots, code: 60, mentioning: "self-signed")
+        try assertRejected(.leaf, .customRoots([certificate("otherCA.pem")]), code: 60, mentioning: "issuer")
+    }
+
+    func testThatHostNameVerificationIsOnlyOffWhenDisabledExplicitly() throws {
+        let roots = try ServerTrustPolicy.customRoots([certificate("ca.pem")])
+        XCTAssertTrue(roots.validatesHostName)
+        let lax = roots.dangerouslyDisablingHostNameVerification()
+        XCTAssertFalse(lax.validatesHostName)
+        try assertAccepted(.wrongHost, lax)
+        try assertRejected(.expired, lax, code: 60, mentioning: "expired")
+    }
+
+    func testThatPinnedCertificatesAcceptOnlyChainsContainingThem() throws {
+        try assertAccepted(.leaf, .pinnedCertificates([certificate("leaf.pem")]))
+        try assertAccepted(.leaf, .pinnedCertificates([certificate("ca.der")]))
+        try assertAccepted(.selfSigned, .pinnedCertificates([certificate("selfSigned.pem")]))
+        try assertRejected(.expired, .pinnedCertificates([certificate("leaf.pem")]), code: 60, mentioning: "issuer")
+        try assertRejected(.leaf, .pinnedCertificates([certificate("selfSigned.pem")]), code: 60, mentioning: "issuer")
+    }
+
+    func testThatPinnedPublicKeysAcceptOnlyTheirKeysOnAVerifiedChain() throws {
+        let leafPin = fixture.pin(of: "leaf.pem")
+        let otherPin = fixture.pin(of: "selfSigned.pem")
+        let roots = [try certificate("ca.pem")]
+        XCTAssertEqual(PublicKeyPin(publicKeyOf: try certificate("leaf.pem")).description, leafPin)
+        try assertAccepted(.leaf, .pinnedPublicKeys([leafPin], roots: roots))
+        try assertAccepted(.leaf, .pinnedPublicKeys([otherPin, leafPin], roots: roots))
+        try assertRejected(.leaf, .pinnedPublicKeys([otherPin], roots: roots), code: 90, mentioning: "pinned")
+        // A pin adds no trust: the chain must still verify.
+        try assertRejected(.leaf, .pinnedPublicKeys([leafPin]), code: 60, mentioning: "issuer")
+        try assertRejected(.expired, .pinnedPublicKeys([leafPin], roots: roots), code: 60, mentioning: "expired")
+    }
+
+    func testThatAPinnedClientDecodesThroughTheWholeStack() async throws {
+        struct Answer: Decodable, Sendable { let ok: Bool }
+        struct GetAnswer: APIRequest {
+            typealias Response = Answer
+            var path: RequestPath { "/json" }
+        }
+        let transport = try CurlTransport(
+            serverTrustPolicy: .pinnedPublicKeys([fixture.pin(of: "leaf.pem")], roots: [certificate("ca.pem")]))
+        let base = fixture.url(.leaf).deletingLastPathComponent()
+        let client = APIClient(configuration: .init(baseURL: base, transport: transport))
+        let answer = try await client.value(for: GetAnswer())
+        XCTAssertTrue(answer.ok)
+    }
+
+    func testThatURLSessionOnLinuxRefusesPoliciesItCannotEnforce() throws {
+        XCTAssertNoThrow(try URLSessionTransport(serverTrustPolicy: .system))
+        let custom = try ServerTrustPolicy.customRoots([certificate("ca.pem")])
+        for policy in [custom, ServerTrustPolicy.system.dangerouslyDisablingHostNameVerification()] {
+            XCTAssertThrowsError(try URLSessionTransport(serverTrustPolicy: policy)) { error in
+                guard case .unsupportedTrustPolicy(let detail) = error as? TransportConfigurationError else {
+                    return XCTFail("\(error)")
+                }
+                XCTAssertTrue(detail.contains("CurlTransport"), detail)
+            }
+        }
+    }
+}
+#endif

@@ -1,0 +1,176 @@
+import Foundation
+import XCTest
+
+/// Certificates made with the `openssl` command at test time, and HTTPS servers (Python's `ssl`
+/// module) presenting them on loopback. Made once per test process.
+///
+/// - `ca`: a private CA; `leaf` (127.0.0.1 and localhost), `expired` and `wrongHost`
+///   (`wrong.example`) are issued by it.
+/// - `selfSigned`: a self-signed certificate for 127.0.0.1; `otherCA`: an unrelated CA.
+final class TLSFixture: @unchecked Sendable {
+    /// A served certificate: its port on 127.0.0.1.
+    enum Served: String, CaseIterable {
+        case leaf, expired, wrongHost, selfSigned
+    }
+
+    private let files: [String: Data]
+    private let pins: [String: String]
+    private let ports: [Served: Int]
+    private let process: Process
+    private let input: Pipe
+
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var shared: Result<TLSFixture, any Error>?
+
+    /// The fixture, made on first use.
+    /// - Throws: `XCTSkip` if `openssl` or `python3` is missing, or what failed.
+    static func get() throws -> TLSFixture {
+        try lock.withLock {
+            if let shared { return try shared.get() }
+            let made = Result { try TLSFixture() }
+            shared = made
+            return try made.get()
+        }
+    }
+
+    private init() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "endpointkit-tls-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        // The servers load their keys at start, so nothing stays on disk.
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Self.makeCertificates(in: directory)
+        var files: [String: Data] = [:]
+        for name in ["ca.pem", "ca.der", "otherCA.pem", "leaf.pem", "expired.pem", "selfSigned.pem"] {
+            files[name] = try Data(contentsOf: directory.appendingPathComponent(name))
+        }
+        self.files = files
+        pins = [
+            "leaf.pem": try Self.opensslPin(of: directory.appendingPathComponent("leaf.pem")),
+            "selfSigned.pem": try Self.opensslPin(of: directory.appendingPathComponent("selfSigned.pem")),
+        ]
+        (process, input, ports) = try Self.startServers(in: directory)
+    }
+
+    /// The bytes of a generated file (`ca.pem`, `ca.der`, `otherCA.pem`, `leaf.pem`, `expired.pem`,
+    /// `selfSigned.pem`).
+    func file(_ name: String) -> Data { files[name] ?? Data() }
+
+    /// The SPKI SHA-256 pin (`sha256//...`) of `leaf.pem` or `selfSigned.pem`, computed by
+    /// `openssl`, independently of EndpointKit.
+    func pin(of name: String) -> String { pins[name] ?? "" }
+
+    /// `https://<host>:<port>/json` of the server presenting `served`.
+    func url(_ served: Served, host: String = "127.0.0.1") -> URL {
+        URL(string: "https://\(host):\(ports[served] ?? 0)/json")!
+    }
+
+    private static func opensslPin(of file: URL) throws -> String {
+        let output = try run(
+            "/bin/sh", "-c",
+            "openssl x509 -in '\(file.path)' -pubkey -noout | openssl pkey -pubin -outform der"
+                + " | openssl dgst -sha256 -binary | base64")
+        return "sha256//" + output.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    private static func makeCertificates(in directory: URL) throws {
+        let script = """
+            set -e
+            cd '\(directory.path)'
+            key() { openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:prime256v1 -out "$1" 2>/dev/null; }
+            ca() { key "$1.key"; openssl req -x509 -new -key "$1.key" -out "$1.pem" -days 2 -subj "/CN=$2" \
+                -addext basicConstraints=critical,CA:TRUE -addext keyUsage=critical,keyCertSign 2>/dev/null; }
+            leaf() { key "$1.key"; openssl req -new -key "$1.key" -out "$1.csr" -subj "/CN=$2" 2>/dev/null
+                printf 'subjectAltName=%s\\nextendedKeyUsage=serverAuth\\n' "$3" > "$1.ext"
+                openssl x509 -req -in "$1.csr" -CA ca.pem -CAkey ca.key -CAcreateserial -out "$1.pem" \
+                    -days "$4" -extfile "$1.ext" 2>/dev/null; }
+            ca ca "EndpointKit Test CA"
+            ca otherCA "EndpointKit Other CA"
+            leaf leaf 127.0.0.1 "IP:127.0.0.1,DNS:localhost" 2
+            leaf expired 127.0.0.1 "IP:127.0.0.1,DNS:localhost" -1
+            leaf wrongHost wrong.example "DNS:wrong.example" 2
+            key selfSigned.key
+            openssl req -x509 -new -key selfSigned.key -out selfSigned.pem -days 2 -subj "/CN=127.0.0.1" \
+                -addext subjectAltName=IP:127.0.0.1,DNS:localhost 2>/dev/null
+            openssl x509 -in ca.pem -outform der -out ca.der
+            """
+        _ = try run("/bin/sh", "-c", script)
+    }
+
+    private static let serverScript = """
+        import http.server, json, ssl, sys, threading
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+            def do_GET(self):
+                body = json.dumps({"ok": True}).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+            def log_message(self, *args):
+                pass
+        ports = []
+        for name in sys.argv[1:]:
+            server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+            server.daemon_threads = True
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            context.load_cert_chain(name + ".pem", name + ".key")
+            server.socket = context.wrap_socket(server.socket, server_side=True)
+            threading.Thread(target=server.serve_forever, daemon=True).start()
+            ports.append(str(server.server_address[1]))
+        print(" ".join(ports), flush=True)
+        sys.stdin.read()  # ends with the test process
+        """
+
+    private static func startServers(in directory: URL) throws -> (Process, Pipe, [Served: Int]) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", serverScript] + Served.allCases.map(\.rawValue)
+        process.currentDirectoryURL = directory
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Read the port line on another thread so that a broken python cannot hang the tests.
+        let line = Locked<String?>(nil)
+        let ready = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            var bytes = Data()
+            while let byte = try? output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8)
+            {
+                bytes.append(byte)
+            }
+            line.set(String(decoding: bytes, as: UTF8.self))
+            ready.signal()
+        }
+        guard ready.wait(timeout: .now() + 20) == .success, let text = line.value else {
+            process.terminate()
+            throw XCTSkip("The python3 TLS server did not start.")
+        }
+        let numbers = text.split(separator: " ").compactMap { Int($0) }
+        guard numbers.count == Served.allCases.count else {
+            process.terminate()
+            throw XCTSkip("The python3 TLS server did not report its ports: \(text)")
+        }
+        return (process, input, Dictionary(uniqueKeysWithValues: zip(Served.allCases, numbers)))
+    }
+
+    @discardableResult
+    private static func run(_ executable: String, _ arguments: String...) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw XCTSkip("`\(arguments.joined(separator: " ").prefix(80))` failed; openssl is needed for TLS tests.")
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
