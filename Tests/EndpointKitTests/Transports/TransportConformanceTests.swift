@@ -170,6 +170,24 @@ final class TransportConformanceTests: LoopbackTestCase {
         }
     }
 
+    func testThatCookiesSetByTheServerAreSentBack() throws {
+        try forEachTransport {
+            let name = "ek\(UUID().uuidString.prefix(8))"
+            server.route("/cookies/set") { _ in
+                .response(status: 200, headers: [("Set-Cookie", "\(name)=1; Path=/cookies")], body: Data())
+            }
+            server.route("/cookies/check") { .echo($0) }
+            XCTAssertEqual(try execute(URLRequest(url: server.url("/cookies/set")))?.get().response.statusCode, 200)
+            let data = try XCTUnwrap(execute(URLRequest(url: server.url("/cookies/check")))).get().data
+            let echo = try JSONDecoder().decode(Echo.self, from: data)
+            // Both transports use the shared storage, where cookies are per host, not per port.
+            XCTAssertTrue(echo.headers["cookie"]?.contains("\(name)=1") ?? false, "\(echo.headers)")
+            for cookie in HTTPCookieStorage.shared.cookies ?? [] where cookie.name == name {
+                HTTPCookieStorage.shared.deleteCookie(cookie)
+            }
+        }
+    }
+
     // MARK: - Redirects
 
     func testThatRedirectsAreFollowedToTheFinalResponse() throws {

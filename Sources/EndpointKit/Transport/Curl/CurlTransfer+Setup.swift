@@ -100,6 +100,13 @@ extension CurlTransfer {
             // "Name;" is libcurl's syntax for a header with an empty value.
             list = ek_curl_slist_append(list, value.isEmpty ? "\(name);" : "\(name): \(value)")
         }
+        if let storage = settings.cookieStorage, let url = request.url,
+            request.value(forHTTPHeaderField: "Cookie") == nil,
+            let cookies = storage.cookies(for: url), !cookies.isEmpty,
+            let header = HTTPCookie.requestHeaderFields(with: cookies)["Cookie"]
+        {
+            list = ek_curl_slist_append(list, "Cookie: \(header)")
+        }
         // No `Expect: 100-continue` round trip; no form content type the request did not ask for.
         list = ek_curl_slist_append(list, "Expect:")
         if !hasContentType, request.httpBody != nil { list = ek_curl_slist_append(list, "Content-Type:") }

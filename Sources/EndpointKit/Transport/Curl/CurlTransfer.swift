@@ -116,6 +116,11 @@ final class CurlTransfer: TransportTask, @unchecked Sendable {
         }
         var status = 0
         _ = ek_curl_easy_getinfo_long(easy, CurlOption.Info.responseCode, &status)
+        let fields = head.dictionary
+        if let storage = settings.cookieStorage, let url = request.url, fields.keys.contains(where: Self.isSetCookie) {
+            storage.setCookies(
+                HTTPCookie.cookies(withResponseHeaderFields: fields, for: url), for: url, mainDocumentURL: nil)
+        }
         do {
             if let next = try HTTPRedirect.request(
                 after: request, status: status, location: head.value(for: "Location"))
@@ -136,7 +141,7 @@ final class CurlTransfer: TransportTask, @unchecked Sendable {
         }
         guard let url = request.url,
             let response = HTTPURLResponse(
-                url: url, statusCode: status, httpVersion: httpVersion(), headerFields: head.dictionary)
+                url: url, statusCode: status, httpVersion: httpVersion(), headerFields: fields)
         else {
             return .finish(
                 .failure(TransportError(.badResponse, message: "The response has no valid status (\(status)).")))
@@ -162,6 +167,10 @@ final class CurlTransfer: TransportTask, @unchecked Sendable {
         }
         body.append(contentsOf: bytes)
         return bytes.count
+    }
+
+    private static func isSetCookie(_ name: String) -> Bool {
+        name.utf8.count == 10 && name.lowercased() == "set-cookie"
     }
 
     private func httpVersion() -> String {

@@ -36,6 +36,10 @@ public final class CurlTransport: Transport {
         /// The longest wait for a connection (DNS, TCP and TLS), in seconds; the request's total
         /// deadline still applies. 30 by default.
         public var connectTimeout: TimeInterval
+        /// Where cookies are stored and read, as URLSession does: `Set-Cookie` answers are saved,
+        /// and requests without their own `Cookie` header send the matching cookies.
+        /// `HTTPCookieStorage.shared` by default (shared with URLSession); `nil` for none.
+        public var cookieStorage: HTTPCookieStorage?
 
         /// Creates a configuration.
         /// - Parameter serverTrustPolicy: How certificates are checked; ``ServerTrustPolicy/system``
@@ -44,6 +48,7 @@ public final class CurlTransport: Transport {
             self.serverTrustPolicy = serverTrustPolicy
             maximumRedirects = 10
             connectTimeout = 30
+            cookieStorage = .shared
         }
     }
 
@@ -52,6 +57,7 @@ public final class CurlTransport: Transport {
         let trust: CurlTrustOptions
         let maximumRedirects: Int
         let connectTimeoutMilliseconds: Int
+        let cookieStorage: HTTPCookieStorage?
     }
 
     /// The configuration the transport was created with.
@@ -68,7 +74,8 @@ public final class CurlTransport: Transport {
         settings = Settings(
             trust: try CurlTrustOptions(configuration.serverTrustPolicy),
             maximumRedirects: max(0, configuration.maximumRedirects),
-            connectTimeoutMilliseconds: Int(max(0.001, min(configuration.connectTimeout, 86_400)) * 1000))
+            connectTimeoutMilliseconds: Int(max(0.001, min(configuration.connectTimeout, 86_400)) * 1000),
+            cookieStorage: configuration.cookieStorage)
         loop = try CurlEventLoop()
     }
 
