@@ -7,7 +7,8 @@ import FoundationNetworking
 #endif
 
 /// Conformance against a real httpbin (gunicorn). `.ci/run` starts one and exports
-/// `ENDPOINTKIT_HTTPBIN_URL`; without it these tests skip.
+/// `ENDPOINTKIT_HTTPBIN_URL`; without it these tests skip. The client's default transport is used
+/// unless `ENDPOINTKIT_TRANSPORTS` names one.
 final class HTTPBinConformanceTests: XCTestCase {
     private var client: APIClient!
 
@@ -17,7 +18,12 @@ final class HTTPBinConformanceTests: XCTestCase {
             throw XCTSkip(
                 "ENDPOINTKIT_HTTPBIN_URL is not set: start httpbin (see .ci/run) to run the conformance suite.")
         }
+        // ENDPOINTKIT_TRANSPORTS picks the transport (.ci/run runs the suite once per transport).
+        let transport =
+            ProcessInfo.processInfo.environment["ENDPOINTKIT_TRANSPORTS"] == nil
+            ? nil : try TransportKind.selected.first?.make()
         client = APIClient(baseURL: url) {
+            if let transport { $0.transport = transport }
             $0.timeout = 15
             $0.callbackQueue = DispatchQueue(label: "httpbin.callbacks")
         }
