@@ -9,6 +9,8 @@ struct CurlResponseHead {
     private(set) var fields: [(name: String, value: String)] = []
     /// The `Content-Length`, when the response declares one.
     private(set) var contentLength: Int?
+    /// The status code of the last status line, 0 before one arrived.
+    private(set) var statusCode = 0
 
     private static let colon = UInt8(ascii: ":")
 
@@ -23,6 +25,7 @@ struct CurlResponseHead {
         {
             fields.removeAll(keepingCapacity: true)
             contentLength = nil
+            statusCode = Self.status(in: line, end: end)
             return false
         }
         if line[0] == 0x20 || line[0] == 0x09, let last = fields.popLast() {
@@ -61,6 +64,17 @@ struct CurlResponseHead {
     func value(for name: String) -> String? {
         let key = name.lowercased()
         return fields.first { $0.name.lowercased() == key }?.value
+    }
+
+    /// The three digits after the first space of a status line (`HTTP/1.1 200 OK`, `HTTP/2 200`).
+    private static func status(in line: UnsafeRawBufferPointer, end: Int) -> Int {
+        guard let space = line[0..<end].firstIndex(of: 0x20), space + 3 <= end else { return 0 }
+        var code = 0
+        for byte in line[(space + 1)..<(space + 4)] {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return 0 }
+            code = code * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        return code
     }
 
     /// The bytes in `range` as text, without surrounding spaces and tabs.

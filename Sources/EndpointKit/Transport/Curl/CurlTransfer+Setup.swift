@@ -34,7 +34,7 @@ extension CurlTransfer {
         if remaining != Int.max { options.set(CurlOption.timeoutMilliseconds, remaining) }
         options.set(CurlOption.connectTimeoutMilliseconds, min(remaining, settings.connectTimeoutMilliseconds))
         installCallbacks(&options)
-        configureMethodAndBody(&options)
+        if let error = configureMethodAndBody(&options) { return error }
         configureHeaders(&options)
         if request.url?.scheme?.lowercased() == "https" {
             options.set(CurlOption.pipeWait, 1)
@@ -64,23 +64,55 @@ extension CurlTransfer {
             let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
             return transfer.receive(headerLine: UnsafeRawBufferPointer(start: data, count: size * count))
         }
+        guard progress != nil else { return }
+        options.set(CurlOption.noProgress, 0)
+        options.set(CurlOption.progressData, context)
+        options.setProgressCallback { context, downloadTotal, downloadNow, uploadTotal, uploadNow in
+            guard let context else { return 0 }
+            Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue().report(
+                CurlProgress(
+                    sent: uploadNow, totalToSend: uploadTotal, received: downloadNow, totalToReceive: downloadTotal))
+            return 0
+        }
     }
 
-    private func configureMethodAndBody(_ options: inout OptionSetter) {
+    private func configureMethodAndBody(_ options: inout OptionSetter) -> TransportError? {
         let method = request.httpMethod?.uppercased() ?? "GET"
-        let body = request.httpBody
-        switch method {
-        case "GET" where body == nil:
+        switch (method, requestBody) {
+        case ("GET", .none):
             options.set(CurlOption.httpGet, 1)
-        case "HEAD":
+        case ("HEAD", _):
             options.set(CurlOption.noBody, 1)
-        case "POST", "PUT", "PATCH":
-            setBody(body ?? Data(), &options)
+        case (_, .file(let url, let length)):
+            if upload == nil {
+                do {
+                    upload = try CurlUploadFile(url)
+                } catch {
+                    return error
+                }
+            }
+            options.set(CurlOption.readData, UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()))
+            options.setCallback(CurlOption.readFunction) { buffer, size, count, context in
+                guard let context else { return 0x1000_0000 }  // CURL_READFUNC_ABORT
+                let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+                return transfer.send(into: UnsafeMutableRawBufferPointer(start: buffer, count: size * count))
+            }
+            if method == "POST" {
+                options.set(CurlOption.post, 1)
+                options.set(CurlOption.postFieldSizeLarge, length)
+            } else {
+                options.set(CurlOption.upload, 1)
+                options.set(CurlOption.inFileSizeLarge, length)
+                if method != "PUT" { options.set(CurlOption.customRequest, method) }
+            }
+        case ("POST", _), ("PUT", _), ("PATCH", _):
+            setBody(requestBody.data ?? Data(), &options)
             if method != "POST" { options.set(CurlOption.customRequest, method) }
         default:
-            if let body { setBody(body, &options) }
+            if let data = requestBody.data { setBody(data, &options) }
             options.set(CurlOption.customRequest, method)
         }
+        return nil
     }
 
     private func setBody(_ body: Data, _ options: inout OptionSetter) {
@@ -109,7 +141,10 @@ extension CurlTransfer {
         }
         // No `Expect: 100-continue` round trip; no form content type the request did not ask for.
         list = ek_curl_slist_append(list, "Expect:")
-        if !hasContentType, request.httpBody != nil { list = ek_curl_slist_append(list, "Content-Type:") }
+        if case .file(_, resumeFrom: let offset?) = destination {
+            list = ek_curl_slist_append(list, "Range: bytes=\(offset)-")
+        }
+        if !hasContentType, requestBody.hasBytes { list = ek_curl_slist_append(list, "Content-Type:") }
         headerList = list
         options.set(CurlOption.httpHeader, UnsafeRawPointer(list))
     }
@@ -138,6 +173,12 @@ struct OptionSetter {
 
     mutating func setCallback(_ option: Int32, _ callback: ek_curl_data_callback) {
         if failure == 0 { failure = ek_curl_easy_setopt_data_callback(easy, option, callback) }
+    }
+
+    mutating func setProgressCallback(_ callback: ek_curl_progress_callback) {
+        if failure == 0 {
+            failure = ek_curl_easy_setopt_progress_callback(easy, CurlOption.progressFunction, callback)
+        }
     }
 }
 #endif

@@ -31,22 +31,35 @@ final class CurlTransfer: TransportTask, @unchecked Sendable {
     let limit: Int
     private(set) var redirectCount = 0
 
+    /// The body of the current hop.
+    var requestBody: CurlRequestBody
+    /// The open file of a `.file` request body.
+    var upload: CurlUploadFile?
+    /// Told about progress on the loop thread; `nil` for none.
+    let progress: (@Sendable (CurlProgress) -> Void)?
+    private var lastProgress: CurlProgress?
+
     private var head = CurlResponseHead()
-    private var body = Data()
-    private var exceededLimit = false
+    private var responseBody: CurlResponseBody
+    /// Where the response body goes.
+    var destination: CurlResponseBody.Destination { responseBody.destination }
     private var isReleased = false
     private let finished = Locked(false)
     private let completion: @Sendable (Result<TransportResponse, TransportError>) -> Void
     private weak var loop: CurlEventLoop?
 
     init?(
-        request: TransportRequest, settings: CurlTransport.Settings, loop: CurlEventLoop,
+        request: TransportRequest, body: CurlRequestBody?, destination: CurlResponseBody.Destination,
+        progress: (@Sendable (CurlProgress) -> Void)?, settings: CurlTransport.Settings, loop: CurlEventLoop,
         completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
     ) {
         guard let easy = ek_curl_easy_init() else { return nil }
         self.easy = easy
         self.settings = settings
         self.request = request.urlRequest
+        requestBody = body ?? request.urlRequest.httpBody.map { .data($0) } ?? .none
+        responseBody = CurlResponseBody(destination: destination, limit: request.maximumResponseSize)
+        self.progress = progress
         self.limit = request.maximumResponseSize
         self.deadline = request.deadline.map {
             DispatchTime.now().uptimeNanoseconds + UInt64(max(0, min($0, 1e9)) * 1e9)
@@ -88,16 +101,25 @@ final class CurlTransfer: TransportTask, @unchecked Sendable {
         ek_curl_easy_cleanup(easy)
         ek_curl_slist_free_all(headerList)
         headerList = nil
-        body = Data()
+        upload?.close()
+        responseBody.close()
+        _ = responseBody.takeData()
         loop?.transferReleased()
     }
 
     /// Starts over for the next hop of a redirect.
     func prepareForNextHop(_ next: URLRequest) {
         redirectCount += 1
+        if next.httpMethod != request.httpMethod {
+            // 301/302/303 turned the request into a GET: the body is not sent again.
+            requestBody = .none
+            upload?.close()
+            upload = nil
+        }
+        upload?.rewind()
         request = next
         head = CurlResponseHead()
-        body = Data()
+        _ = responseBody.takeData()
         ek_curl_slist_free_all(headerList)
         headerList = nil
         ek_curl_easy_reset(easy)
@@ -106,8 +128,9 @@ final class CurlTransfer: TransportTask, @unchecked Sendable {
 
     /// Decides what comes after libcurl reported `code` for the current hop.
     func step(after code: Int32) -> Step {
+        if let failure = responseBody.failure { return .finish(.failure(failure)) }
         guard code == 0 else {
-            if exceededLimit || code == 63 {  // CURLE_FILESIZE_EXCEEDED
+            if code == 63 {  // CURLE_FILESIZE_EXCEEDED: a Content-Length over the cap.
                 return .finish(.failure(tooLarge()))
             }
             let error = CurlError(
@@ -146,27 +169,36 @@ final class CurlTransfer: TransportTask, @unchecked Sendable {
             return .finish(
                 .failure(TransportError(.badResponse, message: "The response has no valid status (\(status)).")))
         }
-        let data = body
-        body = Data()
-        return .finish(.success(TransportResponse(response: response, data: data)))
+        responseBody.close()
+        return .finish(.success(TransportResponse(response: response, data: responseBody.takeData())))
     }
 
     /// Header callback: one line of the head.
     func receive(headerLine line: UnsafeRawBufferPointer) -> Int {
-        if head.consume(line), let length = head.contentLength, length > 0, length <= limit {
-            body.reserveCapacity(length)
+        if head.consume(line), head.statusCode >= 200 {
+            let followsRedirect =
+                HTTPRedirect.statuses.contains(head.statusCode) && head.value(for: "Location") != nil
+                && redirectCount < settings.maximumRedirects
+            responseBody.begin(head, followsRedirect: followsRedirect)
         }
         return line.count
     }
 
     /// Write callback: body bytes; returning less than given aborts the transfer.
     func receive(body bytes: UnsafeRawBufferPointer) -> Int {
-        guard body.count + bytes.count <= limit else {
-            exceededLimit = true
-            return 0
-        }
-        body.append(contentsOf: bytes)
-        return bytes.count
+        responseBody.append(bytes) ? bytes.count : 0
+    }
+
+    /// Read callback: the next part of a file body.
+    func send(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        upload?.read(into: buffer) ?? 0
+    }
+
+    /// Transfer-info callback: passes changes on to `progress`.
+    func report(_ current: CurlProgress) {
+        guard current != lastProgress else { return }
+        lastProgress = current
+        progress?(current)
     }
 
     private static func isSetCookie(_ name: String) -> Bool {

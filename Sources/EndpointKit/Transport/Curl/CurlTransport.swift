@@ -105,6 +105,23 @@ public final class CurlTransport: Transport {
     public func execute(
         _ request: TransportRequest, completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
     ) -> any TransportTask {
+        execute(request, body: nil, destination: .memory, progress: nil, completion: completion)
+    }
+
+    /// Starts a transfer with a streamed body, a file destination or progress reports: the
+    /// building blocks of uploads, downloads and resume.
+    /// - Parameters:
+    ///   - request: The request; its `httpBody` is used unless `body` is given.
+    ///   - body: The body, e.g. `.file(url, length:)` to stream a file; `nil` for `httpBody`.
+    ///   - destination: Memory, or a file (2xx bodies only; resumed with `Range` when asked).
+    ///   - progress: Called on the event-loop thread when the byte counts change.
+    ///   - completion: Called once; for a file destination `data` is empty unless the status was
+    ///     not 2xx.
+    func execute(
+        _ request: TransportRequest, body: CurlRequestBody?, destination: CurlResponseBody.Destination,
+        progress: (@Sendable (CurlProgress) -> Void)?,
+        completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
+    ) -> any TransportTask {
         guard let scheme = request.urlRequest.url?.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             return fail(
                 TransportError(
@@ -112,7 +129,10 @@ public final class CurlTransport: Transport {
                     message: "Only http and https URLs are supported (\(request.urlRequest.url?.scheme ?? "none"))."),
                 completion)
         }
-        guard let transfer = CurlTransfer(request: request, settings: settings, loop: loop, completion: completion)
+        guard
+            let transfer = CurlTransfer(
+                request: request, body: body, destination: destination, progress: progress, settings: settings,
+                loop: loop, completion: completion)
         else {
             return fail(TransportError(.other, message: "curl_easy_init failed."), completion)
         }
