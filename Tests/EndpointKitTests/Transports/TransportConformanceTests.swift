@@ -103,6 +103,14 @@ final class TransportConformanceTests: LoopbackTestCase {
             XCTAssertEqual(post.headers["content-type"], "application/json")
             XCTAssertEqual(post.json, ["k": [1, 2]])
             XCTAssertNil(post.headers["expect"])
+            // What URLSession adds on its own, so that servers see the same request from either.
+            XCTAssertNotNil(post.headers["user-agent"])
+            XCTAssertNotNil(post.headers["accept-language"])
+            XCTAssertTrue(post.headers["accept-encoding"]?.contains("gzip") ?? false)
+            let custom = try XCTUnwrap(
+                sendAndWait(EchoRequest(headers: ["User-Agent": "Custom/1", "Accept-Language": "fr"]))?.value)
+            XCTAssertEqual(custom.headers["user-agent"], "Custom/1")
+            XCTAssertEqual(custom.headers["accept-language"], "fr")
             for method: HTTPMethod in [.put, .patch, .delete] {
                 let echo = try XCTUnwrap(sendAndWait(EchoRequest(method: method, parameters: .form(["k": "v"])))?.value)
                 XCTAssertEqual(echo.method, method.rawValue)

@@ -126,12 +126,16 @@ extension CurlTransfer {
 
     private func configureHeaders(_ options: inout OptionSetter) {
         var list: UnsafeMutableRawPointer?
-        var hasContentType = false
+        var names = Set<String>()
         for (name, value) in request.allHTTPHeaderFields ?? [:] {
-            if name.lowercased() == "content-type" { hasContentType = true }
+            names.insert(name.lowercased())
             // "Name;" is libcurl's syntax for a header with an empty value.
             list = ek_curl_slist_append(list, value.isEmpty ? "\(name);" : "\(name): \(value)")
         }
+        for header in settings.defaultHeaders where !names.contains(header.name) {
+            list = ek_curl_slist_append(list, header.line)
+        }
+        let hasContentType = names.contains("content-type")
         if let storage = settings.cookieStorage, let url = request.url,
             request.value(forHTTPHeaderField: "Cookie") == nil,
             let cookies = storage.cookies(for: url), !cookies.isEmpty,

@@ -36,6 +36,10 @@ public final class CurlTransport: Transport {
         /// The longest wait for a connection (DNS, TCP and TLS), in seconds; the request's total
         /// deadline still applies. 30 by default.
         public var connectTimeout: TimeInterval
+        /// The `User-Agent` sent when a request has none, as URLSession sends one. `nil` (the
+        /// default) sends `<process name> EndpointKit libcurl/<version>`; an empty string, or one
+        /// with CR or LF, sends none.
+        public var userAgent: String?
         /// Where cookies are stored and read, as URLSession does: `Set-Cookie` answers are saved,
         /// and requests without their own `Cookie` header send the matching cookies.
         /// `HTTPCookieStorage.shared` by default (shared with URLSession); `nil` for none.
@@ -58,6 +62,8 @@ public final class CurlTransport: Transport {
         let maximumRedirects: Int
         let connectTimeoutMilliseconds: Int
         let cookieStorage: HTTPCookieStorage?
+        /// Header lines added when the request lacks that header (name lowercased, line).
+        let defaultHeaders: [(name: String, line: String)]
     }
 
     /// The configuration the transport was created with.
@@ -75,7 +81,8 @@ public final class CurlTransport: Transport {
             trust: try CurlTrustOptions(configuration.serverTrustPolicy),
             maximumRedirects: max(0, configuration.maximumRedirects),
             connectTimeoutMilliseconds: Int(max(0.001, min(configuration.connectTimeout, 86_400)) * 1000),
-            cookieStorage: configuration.cookieStorage)
+            cookieStorage: configuration.cookieStorage,
+            defaultHeaders: Self.defaultHeaders(userAgent: configuration.userAgent))
         loop = try CurlEventLoop()
     }
 
@@ -142,6 +149,22 @@ public final class CurlTransport: Transport {
             transfer.finish(.failure(.cancelled()))
         }
         return transfer
+    }
+
+    /// `User-Agent` and `Accept-Language` (the user's preferred languages), as URLSession adds them.
+    private static func defaultHeaders(userAgent: String?) -> [(name: String, line: String)] {
+        var headers: [(name: String, line: String)] = []
+        let userAgent = userAgent ?? "\(ProcessInfo.processInfo.processName) EndpointKit libcurl/\(CurlLibrary.version)"
+        if !userAgent.isEmpty, !userAgent.contains(where: { $0 == "\r" || $0 == "\n" }) {
+            headers.append(("user-agent", "User-Agent: \(userAgent)"))
+        }
+        let languages = Locale.preferredLanguages.prefix(6).enumerated().map { index, language in
+            index == 0 ? language : "\(language);q=0.\(9 - index)"
+        }
+        if !languages.isEmpty {
+            headers.append(("accept-language", "Accept-Language: " + languages.joined(separator: ", ")))
+        }
+        return headers
     }
 
     private func fail(
