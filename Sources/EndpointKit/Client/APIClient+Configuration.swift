@@ -30,13 +30,14 @@ extension APIClient {
         public var validation: ResponseValidation
         /// The largest response body kept in memory, in bytes. 64 MiB by default.
         public var maximumResponseSize: Int
-        /// The transport. A new ``URLSessionTransport`` by default.
+        /// The transport. By default a new one from ``makeDefaultTransport()``: ``CurlTransport`` on
+        /// Linux, ``URLSessionTransport`` elsewhere.
         public var transport: any Transport
 
         /// Creates a configuration.
         /// - Parameters:
         ///   - baseURL: The base URL, `nil` by default (then every request must set its own).
-        ///   - transport: The transport; a new ``URLSessionTransport`` by default.
+        ///   - transport: The transport; a new ``makeDefaultTransport()`` by default.
         public init(baseURL: URL? = nil, transport: (any Transport)? = nil) {
             self.baseURL = baseURL
             defaultHeaders = HTTPHeaders()
@@ -49,7 +50,7 @@ extension APIClient {
             encoder = JSONEncoder()
             validation = .default
             maximumResponseSize = 64 * 1024 * 1024
-            self.transport = transport ?? URLSessionTransport()
+            self.transport = transport ?? Self.makeDefaultTransport()
         }
     }
 }
