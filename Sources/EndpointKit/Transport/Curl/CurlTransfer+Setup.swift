@@ -30,7 +30,7 @@ extension CurlTransfer {
         options.set(CurlOption.acceptEncoding, "")
         options.set(CurlOption.httpVersion, CurlOption.Value.http2OverTLS)
         options.set(CurlOption.errorBuffer, UnsafeRawPointer(errorBuffer))
-        options.set(CurlOption.maxFileSizeLarge, Int64(limit))
+        if case .memory = destination { options.set(CurlOption.maxFileSizeLarge, Int64(limit)) }
         if remaining != Int.max { options.set(CurlOption.timeoutMilliseconds, remaining) }
         options.set(CurlOption.connectTimeoutMilliseconds, min(remaining, settings.connectTimeoutMilliseconds))
         installCallbacks(&options)

@@ -120,9 +120,9 @@ final class CurlTransfer: TransportTask, @unchecked Sendable {
         request = next
         head = CurlResponseHead()
         _ = responseBody.takeData()
+        ek_curl_easy_reset(easy)
         ek_curl_slist_free_all(headerList)
         headerList = nil
-        ek_curl_easy_reset(easy)
         errorBuffer[0] = 0
     }
 
