@@ -123,7 +123,18 @@ final class CurlTrustPolicyTests: XCTestCase {
     }
 
     func testThatURLSessionOnLinuxRefusesPoliciesItCannotEnforce() throws {
-        XCTAssertNoThrow(try URLSessionTransport(serverTrustPolicy: .system))
+        let system = try URLSessionTransport(serverTrustPolicy: .system)
+        let done = expectation(description: "completion")
+        let reason = Locked<TransportError.Reason?>(nil)
+        _ = system.execute(
+            TransportRequest(
+                urlRequest: URLRequest(url: fixture.url(.leaf)), deadline: 10, maximumResponseSize: 1 << 20)
+        ) { result in
+            if case .failure(let error) = result { reason.set(error.reason) }
+            done.fulfill()
+        }
+        wait(for: [done], timeout: 15)
+        XCTAssertEqual(reason.value, .tls, "a private CA is not in the system store")
         let custom = try ServerTrustPolicy.customRoots([certificate("ca.pem")])
         for policy in [custom, ServerTrustPolicy.system.dangerouslyDisablingHostNameVerification()] {
             XCTAssertThrowsError(try URLSessionTransport(serverTrustPolicy: policy)) { error in

@@ -1,10 +1,6 @@
 #if canImport(CCurlShim)
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Where a ``CurlTransfer``'s request body comes from.
 enum CurlRequestBody: Sendable {
     /// No body.
@@ -44,7 +40,7 @@ struct CurlUploadFile {
     func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
         guard let base = buffer.baseAddress else { return 0 }
         while true {
-            let count = Glibc.read(descriptor, base, buffer.count)
+            let count = POSIXFile.readBytes(descriptor, base, buffer.count)
             if count >= 0 { return count }
             if errno != EINTR { return 0x1000_0000 }
         }
@@ -55,7 +51,7 @@ struct CurlUploadFile {
 
     /// Closes the file.
     mutating func close() {
-        if descriptor >= 0 { _ = Glibc.close(descriptor) }
+        if descriptor >= 0 { POSIXFile.closeFile(descriptor) }
         descriptor = -1
     }
 }

@@ -3,6 +3,8 @@ import Foundation
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
 #endif
 
 /// Where a ``CurlTransfer`` puts the response body: memory (capped), or a file.
@@ -101,7 +103,7 @@ struct CurlResponseBody {
 
     /// Closes the file, if one is open.
     mutating func close() {
-        if descriptor >= 0 { _ = Glibc.close(descriptor) }
+        if descriptor >= 0 { POSIXFile.closeFile(descriptor) }
         descriptor = -1
     }
 

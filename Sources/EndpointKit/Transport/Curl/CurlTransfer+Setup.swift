@@ -22,7 +22,7 @@ extension CurlTransfer {
             }
             remaining = max(1, Int((deadline - now) / 1_000_000))
         }
-        var options = OptionSetter(easy: easy)
+        var options = CurlOptionSetter(easy: easy)
         options.set(CurlOption.url, url)
         options.set(CurlOption.noSignal, 1)
         options.set(CurlOption.protocols, CurlOption.Value.protocolsHTTPAndHTTPS)
@@ -49,7 +49,7 @@ extension CurlTransfer {
         return nil
     }
 
-    private func installCallbacks(_ options: inout OptionSetter) {
+    private func installCallbacks(_ options: inout CurlOptionSetter) {
         let context = UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
         options.set(CurlOption.privateData, context)
         options.set(CurlOption.writeData, context)
@@ -76,7 +76,7 @@ extension CurlTransfer {
         }
     }
 
-    private func configureMethodAndBody(_ options: inout OptionSetter) -> TransportError? {
+    private func configureMethodAndBody(_ options: inout CurlOptionSetter) -> TransportError? {
         let method = request.httpMethod?.uppercased() ?? "GET"
         switch (method, requestBody) {
         case ("GET", .none):
@@ -115,7 +115,7 @@ extension CurlTransfer {
         return nil
     }
 
-    private func setBody(_ body: Data, _ options: inout OptionSetter) {
+    private func setBody(_ body: Data, _ options: inout CurlOptionSetter) {
         options.set(CurlOption.postFieldSizeLarge, Int64(body.count))
         // COPYPOSTFIELDS: libcurl keeps its own copy, so the Data need not outlive this call.
         body.withUnsafeBytes { bytes in
@@ -124,7 +124,7 @@ extension CurlTransfer {
         }
     }
 
-    private func configureHeaders(_ options: inout OptionSetter) {
+    private func configureHeaders(_ options: inout CurlOptionSetter) {
         var list: UnsafeMutableRawPointer?
         var names = Set<String>()
         for (name, value) in request.allHTTPHeaderFields ?? [:] {
@@ -151,38 +151,6 @@ extension CurlTransfer {
         if !hasContentType, requestBody.hasBytes { list = ek_curl_slist_append(list, "Content-Type:") }
         headerList = list
         options.set(CurlOption.httpHeader, UnsafeRawPointer(list))
-    }
-}
-
-/// Sets options until the first one fails, remembering that failure.
-struct OptionSetter {
-    let easy: UnsafeMutableRawPointer
-    var failure: Int32 = 0
-
-    mutating func set(_ option: Int32, _ value: Int) {
-        if failure == 0 { failure = ek_curl_easy_setopt_long(easy, option, value) }
-    }
-
-    mutating func set(_ option: Int32, _ value: Int64) {
-        if failure == 0 { failure = ek_curl_easy_setopt_off(easy, option, value) }
-    }
-
-    mutating func set(_ option: Int32, _ value: String) {
-        if failure == 0 { failure = ek_curl_easy_setopt_pointer(easy, option, value) }
-    }
-
-    mutating func set(_ option: Int32, _ value: UnsafeRawPointer?) {
-        if failure == 0 { failure = ek_curl_easy_setopt_pointer(easy, option, value) }
-    }
-
-    mutating func setCallback(_ option: Int32, _ callback: ek_curl_data_callback) {
-        if failure == 0 { failure = ek_curl_easy_setopt_data_callback(easy, option, callback) }
-    }
-
-    mutating func setProgressCallback(_ callback: ek_curl_progress_callback) {
-        if failure == 0 {
-            failure = ek_curl_easy_setopt_progress_callback(easy, CurlOption.progressFunction, callback)
-        }
     }
 }
 #endif
