@@ -122,6 +122,39 @@ final class CurlTrustPolicyTests: XCTestCase {
         XCTAssertTrue(answer.ok)
     }
 
+    func testThatHTTP2IsUsedAndMultiplexedWhenTheServerOffersIt() throws {
+        guard let url = fixture.http2URL else {
+            throw XCTSkip("Set ENDPOINTKIT_HTTP2_PYTHON to a Python with hypercorn (.ci/run does).")
+        }
+        struct Answer: Decodable, Equatable {
+            let version: String
+            let clientPort: Int
+            enum CodingKeys: String, CodingKey {
+                case version
+                case clientPort = "client_port"
+            }
+        }
+        let transport = try CurlTransport(serverTrustPolicy: .customRoots([certificate("ca.pem")]))
+        let done = expectation(description: "all")
+        done.expectedFulfillmentCount = 16
+        let answers = Locked<[Answer]>([])
+        for index in 0..<16 {
+            let request = TransportRequest(
+                urlRequest: URLRequest(url: url.appendingPathComponent("\(index)")), deadline: 10,
+                maximumResponseSize: 1 << 20)
+            _ = transport.execute(request) { result in
+                if let data = try? result.get().data, let answer = try? JSONDecoder().decode(Answer.self, from: data) {
+                    answers.set(answers.value + [answer])
+                }
+                done.fulfill()
+            }
+        }
+        wait(for: [done], timeout: 20)
+        XCTAssertEqual(answers.value.count, 16)
+        XCTAssertEqual(Set(answers.value.map(\.version)), ["2"])
+        XCTAssertEqual(Set(answers.value.map(\.clientPort)).count, 1, "16 streams on one connection")
+    }
+
     func testThatURLSessionOnLinuxRefusesPoliciesItCannotEnforce() throws {
         let system = try URLSessionTransport(serverTrustPolicy: .system)
         let done = expectation(description: "completion")

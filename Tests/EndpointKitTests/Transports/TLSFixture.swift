@@ -7,6 +7,9 @@ import XCTest
 /// - `ca`: a private CA; `leaf` (127.0.0.1 and localhost), `expired` and `wrongHost`
 ///   (`wrong.example`) are issued by it.
 /// - `selfSigned`: a self-signed certificate for 127.0.0.1; `otherCA`: an unrelated CA.
+///
+/// When `ENDPOINTKIT_HTTP2_PYTHON` names a Python with `hypercorn` (`.ci/run` sets it), an HTTP/2
+/// server presenting `leaf` answers `{"version": ..., "client_port": ...}` at ``http2URL``.
 final class TLSFixture: @unchecked Sendable {
     /// A served certificate: its port on 127.0.0.1.
     enum Served: String, CaseIterable {
@@ -18,6 +21,9 @@ final class TLSFixture: @unchecked Sendable {
     private let ports: [Served: Int]
     private let process: Process
     private let input: Pipe
+    /// The HTTP/2 server's URL, if one was started.
+    let http2URL: URL?
+    private let http2Server: (Process, Pipe)?
 
     private static let lock = NSLock()
     nonisolated(unsafe) private static var shared: Result<TLSFixture, any Error>?
@@ -50,6 +56,13 @@ final class TLSFixture: @unchecked Sendable {
             "selfSigned.pem": try Self.opensslPin(of: directory.appendingPathComponent("selfSigned.pem")),
         ]
         (process, input, ports) = try Self.startServers(in: directory)
+        if let python = ProcessInfo.processInfo.environment["ENDPOINTKIT_HTTP2_PYTHON"] {
+            let (server, pipe, line) = try Self.start(python, ["-c", Self.http2Script], in: directory)
+            http2Server = (server, pipe)
+            http2URL = URL(string: "https://127.0.0.1:\(line.trimmingCharacters(in: .whitespaces))")
+        } else {
+            (http2Server, http2URL) = (nil, nil)
+        }
     }
 
     /// The bytes of a generated file (`ca.pem`, `ca.der`, `otherCA.pem`, `leaf.pem`, `expired.pem`,
@@ -123,10 +136,57 @@ final class TLSFixture: @unchecked Sendable {
         sys.stdin.read()  # ends with the test process
         """
 
+    private static let http2Script = """
+        import asyncio, json, os, socket, sys, threading, time
+        from hypercorn.config import Config
+        from hypercorn.asyncio import serve
+        async def app(scope, receive, send):
+            if scope["type"] != "http":
+                return
+            body = json.dumps({"version": scope["http_version"], "client_port": scope["client"][1]}).encode()
+            await send({"type": "http.response.start", "status": 200,
+                        "headers": [(b"content-type", b"application/json")]})
+            await send({"type": "http.response.body", "body": body})
+        probe = socket.socket()
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+        probe.close()
+        config = Config()
+        config.bind = ["127.0.0.1:%d" % port]
+        config.certfile, config.keyfile = "leaf.pem", "leaf.key"
+        config.loglevel = "ERROR"
+        def announce():
+            for _ in range(300):
+                try:
+                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                    print(port, flush=True)
+                    break
+                except OSError:
+                    time.sleep(0.05)
+            sys.stdin.read()  # ends with the test process
+            os._exit(0)
+        threading.Thread(target=announce, daemon=True).start()
+        asyncio.run(serve(app, config))
+        """
+
     private static func startServers(in directory: URL) throws -> (Process, Pipe, [Served: Int]) {
+        let (process, input, text) = try start(
+            "python3", ["-c", serverScript] + Served.allCases.map(\.rawValue), in: directory)
+        let numbers = text.split(separator: " ").compactMap { Int($0) }
+        guard numbers.count == Served.allCases.count else {
+            process.terminate()
+            throw XCTSkip("The python3 TLS server did not report its ports: \(text)")
+        }
+        return (process, input, Dictionary(uniqueKeysWithValues: zip(Served.allCases, numbers)))
+    }
+
+    /// Starts a Python server and waits (bounded) for the line it prints once it listens.
+    private static func start(
+        _ python: String, _ arguments: [String], in directory: URL
+    ) throws -> (Process, Pipe, String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", serverScript] + Served.allCases.map(\.rawValue)
+        process.arguments = [python] + arguments
         process.currentDirectoryURL = directory
         let input = Pipe()
         let output = Pipe()
@@ -146,16 +206,11 @@ final class TLSFixture: @unchecked Sendable {
             line.set(String(decoding: bytes, as: UTF8.self))
             ready.signal()
         }
-        guard ready.wait(timeout: .now() + 20) == .success, let text = line.value else {
+        guard ready.wait(timeout: .now() + 20) == .success, let text = line.value, !text.isEmpty else {
             process.terminate()
-            throw XCTSkip("The python3 TLS server did not start.")
+            throw XCTSkip("The \(python) TLS server did not start.")
         }
-        let numbers = text.split(separator: " ").compactMap { Int($0) }
-        guard numbers.count == Served.allCases.count else {
-            process.terminate()
-            throw XCTSkip("The python3 TLS server did not report its ports: \(text)")
-        }
-        return (process, input, Dictionary(uniqueKeysWithValues: zip(Served.allCases, numbers)))
+        return (process, input, text)
     }
 
     @discardableResult
