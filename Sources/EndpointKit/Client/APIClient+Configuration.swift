@@ -32,6 +32,13 @@ extension APIClient {
         public var maximumResponseSize: Int
         /// The transport. A new ``URLSessionTransport`` by default.
         public var transport: any Transport
+        /// When failed requests are sent again, unless a request sets its own policy.
+        /// ``RetryPolicy/none`` by default.
+        public var retryPolicy: RetryPolicy
+        /// Interceptors that adapt every request and decide retries, in order. None by default.
+        public var interceptors: [any RequestInterceptor]
+        /// Plugins that observe every request. None by default.
+        public var plugins: [any APIPlugin]
 
         /// Creates a configuration.
         /// - Parameters:
@@ -50,6 +57,9 @@ extension APIClient {
             validation = .default
             maximumResponseSize = 64 * 1024 * 1024
             self.transport = transport ?? URLSessionTransport()
+            retryPolicy = .none
+            interceptors = []
+            plugins = []
         }
     }
 }

@@ -27,9 +27,20 @@ struct ResponseProcessor<Request: APIRequest>: Sendable {
         case .failure(let error):
             return .transportError(error)
         case .success(let transportResponse):
+            let body: Data
+            do {
+                body = try request.transformBody(transportResponse.data, response: transportResponse.response)
+            } catch {
+                let metadata = ResponseMetadata(
+                    request: urlRequest, response: transportResponse.response, data: transportResponse.data,
+                    elapsed: elapsed)
+                return .transportError(
+                    TransportError(
+                        .decodingFailed, message: "The body could not be transformed: \(error)", underlyingError: error,
+                        metadata: metadata))
+            }
             let metadata = ResponseMetadata(
-                request: urlRequest, response: transportResponse.response, data: transportResponse.data,
-                elapsed: elapsed)
+                request: urlRequest, response: transportResponse.response, data: body, elapsed: elapsed)
             return process(metadata)
         }
     }

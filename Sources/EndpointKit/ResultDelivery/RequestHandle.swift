@@ -25,12 +25,19 @@ public final class RequestHandle: Sendable, Hashable, CustomStringConvertible {
 
     /// A number unique among this process's handles.
     public let id: UInt64
+    /// The request's tag, if it has one.
+    public let tag: String?
+    /// The endpoint's type name, for example `"GetUser"`.
+    public let endpoint: String
     private let storage = Locked(Storage())
 
-    init() {
+    init(tag: String? = nil, endpoint: String = "") {
         id = Self.counter.withLock {
-            $0 += 1; return $0
+            $0 += 1
+            return $0
         }
+        self.tag = tag
+        self.endpoint = endpoint
     }
 
     /// The current state.
@@ -90,5 +97,7 @@ public final class RequestHandle: Sendable, Hashable, CustomStringConvertible {
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 
     /// `RequestHandle #id (state)`.
-    public var description: String { "RequestHandle #\(id) (\(state))" }
+    public var description: String {
+        "RequestHandle #\(id) \(endpoint)\(tag.map { " [\($0)]" } ?? "") (\(state))"
+    }
 }

@@ -10,7 +10,8 @@ public struct ResponseMetadata: Sendable {
     public let request: URLRequest
     /// The HTTP response.
     public let response: HTTPURLResponse
-    /// The raw response body (empty for `HEAD`, 204 and empty bodies).
+    /// The response body, after ``APIRequest/transformBody(_:response:)`` (empty for `HEAD`, 204 and
+    /// empty bodies).
     public let data: Data
     /// Time from the start of the send to the end of the body.
     public let elapsed: TimeInterval

@@ -39,12 +39,17 @@ public struct TransportRequest: Sendable {
     /// The largest body accepted in memory, in bytes; a larger body fails with
     /// ``TransportError/Reason/responseTooLarge(limit:)``.
     public var maximumResponseSize: Int
+    /// The transfer's priority.
+    public var priority: RequestPriority
 
     /// Creates a transport request.
-    public init(urlRequest: URLRequest, deadline: TimeInterval?, maximumResponseSize: Int) {
+    public init(
+        urlRequest: URLRequest, deadline: TimeInterval?, maximumResponseSize: Int, priority: RequestPriority = .normal
+    ) {
         self.urlRequest = urlRequest
         self.deadline = deadline
         self.maximumResponseSize = maximumResponseSize
+        self.priority = priority
     }
 }
 

@@ -56,6 +56,7 @@ public final class URLSessionTransport: Transport {
         urlRequest.timeoutInterval = max(1, urlRequest.timeoutInterval.rounded(.up))
         #endif
         let task = session.dataTask(with: urlRequest)
+        task.priority = request.priority.taskPriority
         let identifier = task.taskIdentifier
         let transfer = SessionTransfer(
             task: task, url: request.urlRequest.url, limit: request.maximumResponseSize,

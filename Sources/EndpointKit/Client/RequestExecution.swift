@@ -1,0 +1,238 @@
+import Dispatch
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One send of one request, from first attempt to delivery: build, adapt (interceptors), send,
+/// process, decide on a retry (interceptors, then the retry policy), wait, and complete once.
+///
+/// Every phase checks the handle first: once the request completed or was cancelled, nothing
+/// else is delivered. Interceptor calls are bounded by the request's timeout.
+final class RequestExecution<Request: APIRequest>: Sendable {
+    private struct State {
+        var attempt = 0
+        var failures: [APIFailure] = []
+        var timer: (any DispatchSourceTimer)?
+        var interception: Task<Void, Never>?
+    }
+
+    let handle: RequestHandle
+    private let client: APIClient
+    private let request: Request
+    private let emit: @Sendable (APIResult<Request.Response>) -> Void
+    private let policy: RetryPolicy
+    private let timeout: TimeInterval
+    private let started = DispatchTime.now()
+    private let state = Locked(State())
+
+    /// The most attempts a request makes, whatever interceptors ask (guards against loops).
+    private static var attemptCap: Int { 20 }
+
+    init(client: APIClient, request: Request, emit: @escaping @Sendable (APIResult<Request.Response>) -> Void) {
+        self.client = client
+        self.request = request
+        self.emit = emit
+        policy = request.retryPolicy ?? client.configuration.retryPolicy
+        timeout = request.timeout ?? client.configuration.timeout
+        handle = RequestHandle(tag: request.tag, endpoint: String(describing: Request.self))
+    }
+
+    private var configuration: APIClient.Configuration { client.configuration }
+
+    func start() {
+        client.registry.insert(handle)
+        handle.setCancellation { [self] in
+            stopWaiting()
+            complete(with: .transportError(.cancelled()))
+        }
+        runAttempt()
+    }
+
+    private func context(attempt: Int, failures: [APIFailure]) -> RequestContext {
+        RequestContext(
+            id: handle.id, endpoint: handle.endpoint, method: request.method, tag: request.tag, attempt: attempt,
+            previousFailures: failures, showsActivityIndicator: request.showsActivityIndicator)
+    }
+
+    // MARK: - Attempts
+
+    private func runAttempt() {
+        guard handle.isRunning else { return }
+        let (attempt, failures) = state.withLock { state -> (Int, [APIFailure]) in
+            state.attempt += 1
+            return (state.attempt, state.failures)
+        }
+        let context = context(attempt: attempt, failures: failures)
+        let built: URLRequest
+        do {
+            built = try client.builder.makeURLRequest(for: request)
+        } catch {
+            finish(
+                .transportError(TransportError(.requestBuildFailed, message: error.description, underlyingError: error))
+            )
+            return
+        }
+        let interceptors = configuration.interceptors
+        guard !interceptors.isEmpty else { return send(built, context: context) }
+        intercept(
+            "adapt",
+            operation: {
+                var adapted = built
+                for interceptor in interceptors { adapted = try await interceptor.adapt(adapted, context: context) }
+                return adapted
+            },
+            then: { [self] outcome in
+                switch outcome {
+                case .success(let adapted): send(adapted, context: context)
+                case .failure(let error): finish(.transportError(error))
+                }
+            })
+    }
+
+    private func send(_ urlRequest: URLRequest, context: RequestContext) {
+        guard handle.isRunning else { return }
+        for plugin in configuration.plugins { plugin.willSend(urlRequest, context: context) }
+        let transportRequest = TransportRequest(
+            urlRequest: urlRequest, deadline: timeout > 0 ? timeout : nil,
+            maximumResponseSize: configuration.maximumResponseSize, priority: request.priority)
+        let processor = ResponseProcessor(configuration: configuration, request: request, urlRequest: urlRequest)
+        let task = configuration.transport.execute(transportRequest) { [self] outcome in
+            guard handle.isRunning else { return }
+            client.processingQueue.async { [self] in
+                guard handle.isRunning else { return }
+                for plugin in configuration.plugins { plugin.didReceive(outcome, for: urlRequest, context: context) }
+                let result = processor.process(outcome, elapsed: elapsed)
+                evaluate(result, urlRequest: urlRequest, context: context)
+            }
+        }
+        handle.attach(task)
+    }
+
+    private var elapsed: TimeInterval {
+        Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+    }
+
+    // MARK: - Retries
+
+    private func evaluate(_ result: APIResult<Request.Response>, urlRequest: URLRequest, context: RequestContext) {
+        guard let failure = result.failure, context.attempt < Self.attemptCap, !isCancellation(failure) else {
+            return finish(result)
+        }
+        let policyDelay = policy.retryDelay(after: failure, attempt: context.attempt, method: request.method)
+        let interceptors = configuration.interceptors
+        guard !interceptors.isEmpty else { return retryOrFinish(result, failure: failure, delay: policyDelay) }
+        intercept(
+            "retry",
+            operation: {
+                for interceptor in interceptors {
+                    let decision = await interceptor.retry(urlRequest, failedWith: failure, context: context)
+                    if decision != .doNotRetry { return decision }
+                }
+                return .doNotRetry
+            },
+            then: { [self] outcome in
+                switch outcome {
+                case .success(.retry): retryOrFinish(result, failure: failure, delay: 0)
+                case .success(.retryAfter(let seconds)): retryOrFinish(result, failure: failure, delay: max(0, seconds))
+                case .success(.doNotRetry): retryOrFinish(result, failure: failure, delay: policyDelay)
+                case .failure(let error): finish(.transportError(error))
+                }
+            })
+    }
+
+    private func isCancellation(_ failure: APIFailure) -> Bool {
+        if case .transport(let error) = failure { return error.reason == .cancelled }
+        return false
+    }
+
+    private func retryOrFinish(_ result: APIResult<Request.Response>, failure: APIFailure, delay: TimeInterval?) {
+        guard let delay, handle.isRunning else { return finish(result) }
+        state.withLock { $0.failures.append(failure) }
+        schedule(after: delay) { [self] in runAttempt() }
+    }
+
+    // MARK: - Waiting
+
+    /// Runs an interceptor phase in a Task, bounded by the request's timeout.
+    private func intercept<Value: Sendable>(
+        _ phase: String, operation: @escaping @Sendable () async throws -> Value,
+        then: @escaping @Sendable (Result<Value, TransportError>) -> Void
+    ) {
+        let once = Locked(false)
+        let deliver: @Sendable (Result<Value, TransportError>) -> Void = { [self] outcome in
+            guard
+                once.withLock({ done in
+                    defer { done = true }; return !done
+                })
+            else { return }
+            stopWaiting()
+            client.processingQueue.async { [self] in
+                guard handle.isRunning else { return }
+                then(outcome)
+            }
+        }
+        if timeout > 0 {
+            schedule(after: timeout) {
+                deliver(
+                    .failure(
+                        TransportError(
+                            .timedOut, message: "The interceptor's \(phase) did not finish within \(self.timeout) s.")))
+            }
+        }
+        let task = Task {
+            do {
+                deliver(.success(try await operation()))
+            } catch {
+                deliver(
+                    .failure(
+                        TransportError(
+                            .requestBuildFailed, message: "An interceptor failed to \(phase) the request: \(error)",
+                            underlyingError: error)))
+            }
+        }
+        state.withLock { $0.interception = task }
+    }
+
+    private func schedule(after seconds: TimeInterval, _ action: @escaping @Sendable () -> Void) {
+        let timer = DispatchSource.makeTimerSource(queue: client.processingQueue)
+        timer.schedule(deadline: .now() + seconds)
+        timer.setEventHandler(handler: action)
+        let previous = state.withLock { state -> (any DispatchSourceTimer)? in
+            defer { state.timer = timer }
+            return state.timer
+        }
+        previous?.cancel()
+        timer.resume()
+    }
+
+    /// Ends any backoff wait, deadline watch or interceptor call in progress.
+    private func stopWaiting() {
+        let (timer, task) = state.withLock { state in
+            defer {
+                state.timer = nil
+                state.interception = nil
+            }
+            return (state.timer, state.interception)
+        }
+        timer?.cancel()
+        task?.cancel()
+    }
+
+    // MARK: - Completion
+
+    private func finish(_ result: APIResult<Request.Response>) {
+        guard handle.markCompleted() else { return }
+        stopWaiting()
+        complete(with: result)
+    }
+
+    private func complete(with result: APIResult<Request.Response>) {
+        client.registry.remove(handle)
+        let (attempt, failures) = state.withLock { ($0.attempt, $0.failures) }
+        let context = context(attempt: max(1, attempt), failures: failures)
+        for plugin in configuration.plugins { plugin.didComplete(result, context: context) }
+        emit(result)
+    }
+}
