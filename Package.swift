@@ -7,11 +7,14 @@ let package = Package(
     products: [
         .library(name: "EndpointKit", targets: ["EndpointKit"]),
         .library(name: "EndpointKitTesting", targets: ["EndpointKitTesting"]),
+        .library(name: "EndpointKitXML", targets: ["EndpointKitXML"]),
         .executable(name: "endpointkit-demo", targets: ["EndpointKitDemo"]),
     ],
     targets: [
         .target(name: "EndpointKit"),
         .target(name: "EndpointKitTesting", dependencies: ["EndpointKit"]),
+        // XML responses; a separate product so only apps that need it link libxml2 on Linux.
+        .target(name: "EndpointKitXML", dependencies: ["EndpointKit"]),
         // Loopback HTTP/1.1 server used by the tests and the demo; not part of any library product.
         .target(name: "EndpointKitTestServer"),
         .executableTarget(
@@ -20,7 +23,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EndpointKitTests",
-            dependencies: ["EndpointKit", "EndpointKitTesting", "EndpointKitTestServer"]
+            dependencies: ["EndpointKit", "EndpointKitTesting", "EndpointKitTestServer", "EndpointKitXML"]
         ),
         .testTarget(name: "EndpointKitTestServerTests", dependencies: ["EndpointKitTestServer"]),
     ],
