@@ -39,6 +39,9 @@ extension APIClient {
         public var interceptors: [any RequestInterceptor]
         /// Plugins that observe every request. None by default.
         public var plugins: [any APIPlugin]
+        /// Where resumable downloads keep their partial files until they complete. A folder in the
+        /// temporary directory by default.
+        public var partialDownloadsDirectory: URL
 
         /// Creates a configuration.
         /// - Parameters:
@@ -60,6 +63,8 @@ extension APIClient {
             retryPolicy = .none
             interceptors = []
             plugins = []
+            partialDownloadsDirectory = FileManager.default.temporaryDirectory
+                .appendingPathComponent("EndpointKit-PartialDownloads", isDirectory: true)
         }
     }
 }

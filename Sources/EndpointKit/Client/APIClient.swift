@@ -48,22 +48,25 @@ public final class APIClient: Sendable {
     /// - Parameters:
     ///   - request: The endpoint to call.
     ///   - delegate: Also told the outcome, on the main actor; held weakly. `nil` by default.
+    ///   - progress: Called on the callback queue as bytes are sent and received, never going
+    ///     backwards and ending at 1.0 on success. `nil` by default.
     ///   - completion: Called exactly once with the result.
-    /// - Returns: A handle that cancels the request.
+    /// - Returns: A handle that cancels the request and also publishes its progress.
     @discardableResult
     public func send<Request: APIRequest>(
         _ request: Request, delegate: (any APIRequestDelegate)? = nil,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil,
         completion: @escaping @Sendable (APIResult<Request.Response>) -> Void
     ) -> RequestHandle {
         let queue = configuration.callbackQueue
-        return perform(request, delegate: delegate) { result in queue.async { completion(result) } }
+        return perform(request, delegate: delegate, progress: progress) { result in queue.async { completion(result) } }
     }
 
     /// Sends a request and tells only the delegate (on the main actor).
     /// - Returns: A handle that cancels the request.
     @discardableResult
     public func send<Request: APIRequest>(_ request: Request, delegate: any APIRequestDelegate) -> RequestHandle {
-        perform(request, delegate: delegate) { _ in }
+        perform(request, delegate: delegate, progress: nil) { _ in }
     }
 
     /// Builds the `URLRequest` a request would send, without sending it.
@@ -89,6 +92,7 @@ public final class APIClient: Sendable {
     /// delivery. `deliver` is called exactly once, on an internal queue.
     func perform<Request: APIRequest>(
         _ request: Request, delegate explicitDelegate: (any APIRequestDelegate)?,
+        progress: (@Sendable (TransferProgress) -> Void)?,
         deliver: @escaping @Sendable (APIResult<Request.Response>) -> Void
     ) -> RequestHandle {
         let delegates = [explicitDelegate.map(WeakDelegate.init), (request as? any DelegatingRequest)?.weakDelegate]
@@ -102,6 +106,7 @@ public final class APIClient: Sendable {
                 }
             }
         }
+        if let progress { execution.handle.progressReporter.setHandler(queue: configuration.callbackQueue, progress) }
         execution.start()
         return execution.handle
     }

@@ -16,6 +16,9 @@ final class RequestExecution<Request: APIRequest>: Sendable {
         var failures: [APIFailure] = []
         var timer: (any DispatchSourceTimer)?
         var interception: Task<Void, Never>?
+        var temporaryFiles: [URL] = []
+        var download: (partial: PartialDownload, offset: Int64)?
+        var restartedDownload = false
     }
 
     let handle: RequestHandle
@@ -65,38 +68,69 @@ final class RequestExecution<Request: APIRequest>: Sendable {
             return (state.attempt, state.failures)
         }
         let context = context(attempt: attempt, failures: failures)
-        let built: URLRequest
+        var built: URLRequestBuilder.Built
         do {
-            built = try client.builder.makeURLRequest(for: request)
+            built = try client.builder.makeRequest(for: request)
         } catch {
             finish(
                 .transportError(TransportError(.requestBuildFailed, message: error.description, underlyingError: error))
             )
             return
         }
+        state.withLock { $0.temporaryFiles += built.temporaryFiles }
+        prepareDownload(&built)
         let interceptors = configuration.interceptors
         guard !interceptors.isEmpty else { return send(built, context: context) }
         intercept(
             "adapt",
-            operation: {
-                var adapted = built
+            operation: { [built] in
+                var adapted = built.urlRequest
                 for interceptor in interceptors { adapted = try await interceptor.adapt(adapted, context: context) }
                 return adapted
             },
-            then: { [self] outcome in
+            then: { [self, built] outcome in
                 switch outcome {
-                case .success(let adapted): send(adapted, context: context)
+                case .success(let adapted):
+                    var adaptedBuilt = built
+                    adaptedBuilt.urlRequest = adapted
+                    send(adaptedBuilt, context: context)
                 case .failure(let error): finish(.transportError(error))
                 }
             })
     }
 
-    private func send(_ urlRequest: URLRequest, context: RequestContext) {
+    /// For a download: resume a partial file with `Range`/`If-Range`, or start over.
+    private func prepareDownload(_ built: inout URLRequestBuilder.Built) {
+        guard let download = request as? any DownloadRequest, let url = built.urlRequest.url else { return }
+        let partial = PartialDownload(
+            folder: configuration.partialDownloadsDirectory, sourceURL: url, destination: download.destination)
+        var offset: Int64 = 0
+        if download.isResumable, let point = partial.resumePoint() {
+            offset = point.offset
+            built.urlRequest.setValue("bytes=\(point.offset)-", forHTTPHeaderField: "Range")
+            built.urlRequest.setValue(point.validator, forHTTPHeaderField: "If-Range")
+        } else {
+            partial.discard()
+        }
+        state.withLock { $0.download = (partial, offset) }
+    }
+
+    private func send(_ built: URLRequestBuilder.Built, context: RequestContext) {
         guard handle.isRunning else { return }
+        let urlRequest = built.urlRequest
         for plugin in configuration.plugins { plugin.willSend(urlRequest, context: context) }
+        let download = state.withLock { $0.download }
+        let reporter = handle.progressReporter
         let transportRequest = TransportRequest(
             urlRequest: urlRequest, deadline: timeout > 0 ? timeout : nil,
-            maximumResponseSize: configuration.maximumResponseSize, priority: request.priority)
+            maximumResponseSize: configuration.maximumResponseSize, priority: request.priority,
+            bodyFile: built.bodyFile,
+            download: download.map { download in
+                DownloadTarget(fileURL: download.partial.fileURL, resumeOffset: download.offset) { response in
+                    download.partial.record(response)
+                }
+            },
+            onProgress: { reporter.report($0) })
         let processor = ResponseProcessor(configuration: configuration, request: request, urlRequest: urlRequest)
         let task = configuration.transport.execute(transportRequest) { [self] outcome in
             guard handle.isRunning else { return }
@@ -117,6 +151,12 @@ final class RequestExecution<Request: APIRequest>: Sendable {
     // MARK: - Retries
 
     private func evaluate(_ result: APIResult<Request.Response>, urlRequest: URLRequest, context: RequestContext) {
+        if let restart = restartIfRangeWasRefused(result) {
+            return restart ? runAttempt() : finish(result)
+        }
+        if case .success(let fileURL, let metadata) = result, request is any DownloadRequest {
+            return finish(finalizeDownload(fileURL, metadata: metadata))
+        }
         guard let failure = result.failure, context.attempt < Self.attemptCap, !isCancellation(failure) else {
             return finish(result)
         }
@@ -140,6 +180,34 @@ final class RequestExecution<Request: APIRequest>: Sendable {
                 case .failure(let error): finish(.transportError(error))
                 }
             })
+    }
+
+    /// A resumed download the server refused as unsatisfiable (the partial file is longer than
+    /// the resource): discard the partial file and start over, once. `nil` when not applicable.
+    private func restartIfRangeWasRefused(_ result: APIResult<Request.Response>) -> Bool? {
+        guard result.failure?.statusCode == 416 else { return nil }
+        return state.withLock { state -> Bool? in
+            guard let download = state.download, download.offset > 0 else { return nil }
+            download.partial.discard()
+            state.download = nil
+            defer { state.restartedDownload = true }
+            return !state.restartedDownload
+        }
+    }
+
+    private func finalizeDownload(_ value: Request.Response, metadata: ResponseMetadata) -> APIResult<Request.Response>
+    {
+        guard let download = request as? any DownloadRequest, let partial = state.withLock({ $0.download?.partial })
+        else {
+            return .success(value, metadata)
+        }
+        do throws(TransportError) {
+            let target = try partial.moveToDestination(download.destination, response: metadata.response)
+            guard let final = target as? Request.Response else { return .success(value, metadata) }
+            return .success(final, metadata)
+        } catch {
+            return .transportError(error)
+        }
     }
 
     private func isCancellation(_ failure: APIFailure) -> Bool {
@@ -230,6 +298,14 @@ final class RequestExecution<Request: APIRequest>: Sendable {
 
     private func complete(with result: APIResult<Request.Response>) {
         client.registry.remove(handle)
+        let (temporaryFiles, download) = state.withLock { ($0.temporaryFiles, $0.download) }
+        for file in temporaryFiles { try? FileManager.default.removeItem(at: file) }
+        if let download, result.failure != nil,
+            handle.discardsPartialDownload || !((request as? any DownloadRequest)?.isResumable ?? false)
+        {
+            download.partial.discard()
+        }
+        handle.progressReporter.complete(succeeded: result.isSuccess)
         let (attempt, failures) = state.withLock { ($0.attempt, $0.failures) }
         let context = context(attempt: max(1, attempt), failures: failures)
         for plugin in configuration.plugins { plugin.didComplete(result, context: context) }

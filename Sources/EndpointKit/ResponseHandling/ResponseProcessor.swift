@@ -41,11 +41,11 @@ struct ResponseProcessor<Request: APIRequest>: Sendable {
             }
             let metadata = ResponseMetadata(
                 request: urlRequest, response: transportResponse.response, data: body, elapsed: elapsed)
-            return process(metadata)
+            return process(metadata, fileURL: transportResponse.fileURL)
         }
     }
 
-    private func process(_ metadata: ResponseMetadata) -> APIResult<Request.Response> {
+    private func process(_ metadata: ResponseMetadata, fileURL: URL?) -> APIResult<Request.Response> {
         guard validation.acceptableStatusCodes.contains(metadata.statusCode) else {
             let info = envelope.inspect(metadata.data, decoder: decoder)
             var metadata = metadata
@@ -62,7 +62,8 @@ struct ResponseProcessor<Request: APIRequest>: Sendable {
                     metadata: metadata))
         }
         let context = DecodingContext(
-            data: metadata.data, response: metadata.response, request: urlRequest, decoder: decoder, envelope: envelope)
+            data: metadata.data, response: metadata.response, request: urlRequest, decoder: decoder, envelope: envelope,
+            fileURL: fileURL)
         do {
             let value = try request.decode(context)
             var metadata = metadata

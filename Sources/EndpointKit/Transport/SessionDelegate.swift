@@ -38,6 +38,13 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         transfer(for: dataTask)?.didReceive(data: data)
     }
 
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
+        totalBytesExpectedToSend: Int64
+    ) {
+        transfer(for: task)?.didSend(totalBytesSent: totalBytesSent, totalBytesExpectedToSend: totalBytesExpectedToSend)
+    }
+
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         transfer(for: task)?.didComplete(error: error)
     }

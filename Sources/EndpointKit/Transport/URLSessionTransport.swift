@@ -55,12 +55,17 @@ public final class URLSessionTransport: Transport {
         // The total deadline below is exact; the idle timeout only needs to be no shorter.
         urlRequest.timeoutInterval = max(1, urlRequest.timeoutInterval.rounded(.up))
         #endif
-        let task = session.dataTask(with: urlRequest)
+        let task: URLSessionTask
+        if let bodyFile = request.bodyFile {
+            task = session.uploadTask(with: urlRequest, fromFile: bodyFile)
+        } else {
+            task = session.dataTask(with: urlRequest)
+        }
         task.priority = request.priority.taskPriority
         let identifier = task.taskIdentifier
         let transfer = SessionTransfer(
-            task: task, url: request.urlRequest.url, limit: request.maximumResponseSize,
-            onFinish: { [delegate] in delegate.unregister(identifier) }, completion: completion)
+            task: task, request: request, onFinish: { [delegate] in delegate.unregister(identifier) },
+            completion: completion)
         delegate.register(transfer, for: identifier)
         if let deadline = request.deadline {
             transfer.armDeadline(after: deadline)
