@@ -44,6 +44,10 @@ while let argument = arguments.popFirst() {
             exit(2)
         }
         baseURL = url
+    case "--connectivity":
+        // Prints what ConnectivityMonitor sees here (the tests run it inside a network namespace).
+        print(ConnectivityMonitor.probe() == .online ? "online" : "offline")
+        exit(0)
     case "--help", "-h":
         print("usage: endpointkit-demo [--base-url URL]   (default: an embedded loopback server)")
         exit(0)

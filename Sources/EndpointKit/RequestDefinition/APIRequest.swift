@@ -52,6 +52,9 @@ public protocol APIRequest: Sendable {
     var priority: RequestPriority { get }
     /// Whether ``ActivityIndicatorPlugin`` counts this request (a HUD flag). `true` by default.
     var showsActivityIndicator: Bool { get }
+    /// How this request uses the client's ``ResponseCache``, overriding the client's default
+    /// policy. `nil` by default.
+    var cachePolicy: CachePolicy? { get }
 
     /// Transforms the raw body before validation and decoding, for example to decrypt it.
     /// Returns the body unchanged by default.
@@ -95,6 +98,8 @@ extension APIRequest {
     public var priority: RequestPriority { .normal }
     /// `true`.
     public var showsActivityIndicator: Bool { true }
+    /// `nil`: the client's default cache policy.
+    public var cachePolicy: CachePolicy? { nil }
     /// Returns `data` unchanged.
     public func transformBody(_ data: Data, response: HTTPURLResponse) throws -> Data { data }
 }

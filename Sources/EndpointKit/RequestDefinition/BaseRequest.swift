@@ -73,6 +73,10 @@ open class BaseRequest<Response: Sendable>: APIRequest, DelegatingRequest {
     /// overridden.
     nonisolated open var showsActivityIndicator: Bool { true }
 
+    /// The cache policy (YTK's `cacheTimeInSeconds`, `cacheVersion`...). `nil` (the client's)
+    /// unless overridden.
+    nonisolated open var cachePolicy: CachePolicy? { nil }
+
     /// Transforms the raw body before decoding. Returns it unchanged unless overridden.
     nonisolated open func transformBody(_ data: Data, response: HTTPURLResponse) throws -> Data { data }
 
