@@ -39,6 +39,9 @@ extension APIClient {
         public var interceptors: [any RequestInterceptor]
         /// Plugins that observe every request. None by default.
         public var plugins: [any APIPlugin]
+        /// How redirects are followed. ``RedirectPolicy/default`` (10 hops, no https-to-http,
+        /// credentials dropped across origins, body kept on 307/308).
+        public var redirectPolicy: RedirectPolicy
         /// The response cache; `nil` (no caching) by default.
         public var cache: ResponseCache?
         /// The cache policy of requests that do not set one. ``CachePolicy/default`` by default.
@@ -73,6 +76,7 @@ extension APIClient {
             retryPolicy = .none
             interceptors = []
             plugins = []
+            redirectPolicy = .default
             cache = nil
             cachePolicy = .default
             connectivity = nil

@@ -47,13 +47,16 @@ public struct TransportRequest: Sendable {
     public var download: DownloadTarget?
     /// Called with each change in bytes sent or received, on any thread.
     public var onProgress: (@Sendable (TransferProgress) -> Void)?
+    /// How redirects are followed.
+    public var redirectPolicy: RedirectPolicy
 
     /// Creates a transport request.
     public init(
         urlRequest: URLRequest, deadline: TimeInterval?, maximumResponseSize: Int, priority: RequestPriority = .normal,
         bodyFile: URL? = nil, download: DownloadTarget? = nil,
-        onProgress: (@Sendable (TransferProgress) -> Void)? = nil
+        onProgress: (@Sendable (TransferProgress) -> Void)? = nil, redirectPolicy: RedirectPolicy = .default
     ) {
+        self.redirectPolicy = redirectPolicy
         self.urlRequest = urlRequest
         self.deadline = deadline
         self.maximumResponseSize = maximumResponseSize
