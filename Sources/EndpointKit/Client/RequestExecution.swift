@@ -144,7 +144,7 @@ final class RequestExecution<Request: APIRequest>: Sendable {
                     download.partial.record(response)
                 }
             },
-            onProgress: { reporter.report($0) })
+            onProgress: { reporter.report($0) }, endpoint: request)
         let processor = ResponseProcessor(configuration: configuration, request: request, urlRequest: urlRequest)
         let task = configuration.transport.execute(transportRequest) { [self] outcome in
             guard handle.isRunning else { return }

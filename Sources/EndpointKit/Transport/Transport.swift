@@ -47,12 +47,15 @@ public struct TransportRequest: Sendable {
     public var download: DownloadTarget?
     /// Called with each change in bytes sent or received, on any thread.
     public var onProgress: (@Sendable (TransferProgress) -> Void)?
+    /// The endpoint the request was built from, when an ``APIClient`` sends it; `nil` otherwise.
+    /// Transports send ``urlRequest`` and need not look at it; test doubles match on it.
+    public var endpoint: (any APIRequest)?
 
     /// Creates a transport request.
     public init(
         urlRequest: URLRequest, deadline: TimeInterval?, maximumResponseSize: Int, priority: RequestPriority = .normal,
         bodyFile: URL? = nil, download: DownloadTarget? = nil,
-        onProgress: (@Sendable (TransferProgress) -> Void)? = nil
+        onProgress: (@Sendable (TransferProgress) -> Void)? = nil, endpoint: (any APIRequest)? = nil
     ) {
         self.urlRequest = urlRequest
         self.deadline = deadline
@@ -61,6 +64,7 @@ public struct TransportRequest: Sendable {
         self.bodyFile = bodyFile
         self.download = download
         self.onProgress = onProgress
+        self.endpoint = endpoint
     }
 }
 
