@@ -78,11 +78,9 @@ func makeClient(
 /// The folder holding this target's checked-in fixtures.
 let fixturesFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
 
-/// A new empty folder under the temporary directory, for fixtures a test records.
-func makeTemporaryFolder() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("EndpointKitTesting-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
+/// A new folder name under the temporary directory, for fixtures a test records.
+func temporaryFolder() -> URL {
+    FileManager.default.temporaryDirectory.appendingPathComponent("EndpointKitTesting-\(UUID().uuidString)")
 }
 
 extension APIResult {
