@@ -32,6 +32,12 @@ let package = Package(
             dependencies: ["EndpointKit", "EndpointKitTesting", "EndpointKitTestServer"],
             exclude: ["Fixtures"]
         ),
+        // A sample app's tests, written the way a user of EndpointKitTesting would write them.
+        .testTarget(
+            name: "SampleAppTests",
+            dependencies: ["EndpointKit", "EndpointKitTesting", "EndpointKitTestServer"],
+            exclude: ["Fixtures"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
