@@ -63,12 +63,9 @@ final class FeedControllerTests: XCTestCase {
 
     @MainActor
     func testThatTheRecordedFeedReplaysWithoutANetwork() async throws {
-        let mode = RecordReplayTransport.Mode.fromEnvironment()
-        let backend = mode == .record ? try SampleBackend.start() : nil
-        defer { backend?.stop() }
-        let transport = RecordReplayTransport(
-            directory: RecordReplayTransport.fixtures("FeedControllerTests"), mode: mode)
-        let controller = makeController(transport: transport, baseURL: backend?.baseURL ?? SampleBackend.unreachable)
+        let session = try SampleBackend.Session(fixtures: "FeedControllerTests")
+        defer { session.stop() }
+        let controller = makeController(transport: session.transport, baseURL: session.baseURL)
 
         let states = await refresh(controller)
 

@@ -44,13 +44,9 @@ final class ProfileRequestTests: XCTestCase {
     }
 
     func testThatTheRecordedProfileReplaysWithoutANetwork() async throws {
-        let mode = RecordReplayTransport.Mode.fromEnvironment()
-        let backend = mode == .record ? try SampleBackend.start() : nil
-        defer { backend?.stop() }
-        let transport = RecordReplayTransport(
-            directory: RecordReplayTransport.fixtures("ProfileRequestTests"), mode: mode)
-        let client = APIClient(
-            configuration: .init(baseURL: backend?.baseURL ?? SampleBackend.unreachable, transport: transport))
+        let session = try SampleBackend.Session(fixtures: "ProfileRequestTests")
+        defer { session.stop() }
+        let client = APIClient(configuration: .init(baseURL: session.baseURL, transport: session.transport))
 
         let profile = try await client.value(for: ProfileRequest(token: "real-session-token"))
 

@@ -1,4 +1,5 @@
 import EndpointKitTestServer
+import EndpointKitTesting
 import Foundation
 
 /// Stands in for the app's staging backend when fixtures are recorded
@@ -6,6 +7,24 @@ import Foundation
 enum SampleBackend {
     /// A base URL nothing listens on, for replay: a request that reached the network would fail.
     static let unreachable = URL(string: "http://127.0.0.1:9") ?? URL(fileURLWithPath: "/")
+
+    /// The transport and base URL of a test that uses the fixtures `Fixtures/<name>`.
+    struct Session {
+        let transport: RecordReplayTransport
+        let baseURL: URL
+        private let server: TestServer?
+
+        /// Records against a fresh backend when `ENDPOINTKIT_RECORD=1`, else replays with no server.
+        init(fixtures name: String, filePath: StaticString = #filePath) throws {
+            let mode = RecordReplayTransport.Mode.fromEnvironment()
+            server = mode == .record ? try SampleBackend.start() : nil
+            baseURL = server?.baseURL ?? SampleBackend.unreachable
+            transport = RecordReplayTransport(
+                directory: RecordReplayTransport.fixtures(name, nextTo: filePath), mode: mode)
+        }
+
+        func stop() { server?.stop() }
+    }
 
     static func start() throws -> TestServer {
         let server = try TestServer()
