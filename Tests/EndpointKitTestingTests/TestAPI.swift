@@ -96,3 +96,43 @@ extension APIResult {
         return nil
     }
 }
+
+/// A multipart upload: a text field, a JSON part and a photo.
+struct UploadPhoto: APIRequest {
+    typealias Response = Profile
+    var inMemoryThreshold = 10 * 1024 * 1024
+    var method: HTTPMethod { .post }
+    var path: RequestPath { "/upload" }
+    var parameters: RequestParameters {
+        var form = MultipartFormData()
+        form.inMemoryThreshold = inMemoryThreshold
+        form.append("Ada", name: "owner")
+        form.append(json: ["count": 2], name: "items")
+        form.append(Data([0x89, 0x50, 0x4E, 0x47]), name: "photo", fileName: "cat.png")
+        return .multipart(form)
+    }
+}
+
+/// A raw file upload.
+struct UploadFile: APIRequest {
+    typealias Response = Empty
+    let file: URL
+    var method: HTTPMethod { .put }
+    var path: RequestPath { "/files/report.bin" }
+    var parameters: RequestParameters { .file(file, contentType: "application/octet-stream") }
+}
+
+/// A download of `/bytes/16` to a file.
+struct DownloadBytes: DownloadRequest {
+    let destination: DownloadDestination
+    var path: RequestPath { "/bytes/16" }
+}
+
+/// Collects values from any thread.
+final class Collector<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [Value] = []
+
+    func append(_ value: Value) { lock.withLock { stored.append(value) } }
+    var values: [Value] { lock.withLock { stored } }
+}

@@ -81,6 +81,8 @@ struct ContractChecker {
                     expected: items.pairs(arrayEncoding: arrayEncoding), actual: actual, order: order)
             else { return contentType }
             return contentType + [ContractMismatch(.body, "the form fields differ", diff: diff)]
+        case .multipart(let parts, let order):
+            return checkContentType(containing: "multipart/form-data") + checkMultipart(parts, order: order, body)
         case .data(let data):
             guard data != body else { return [] }
             return [
@@ -103,6 +105,33 @@ struct ContractChecker {
         }
         let diff = JSONDiff.lines(expected: expected, actual: actual)
         return diff.isEmpty ? [] : [ContractMismatch(.body, "the JSON differs", diff: diff)]
+    }
+
+    private func checkMultipart(
+        _ expected: [ExpectedPart], order: EndpointContract.ParameterOrder, _ body: Data
+    ) -> [ContractMismatch] {
+        let contentType = request.value(forHTTPHeaderField: "Content-Type")
+        guard let boundary = CapturedBody.boundary(in: contentType) else { return [] }
+        let actual: [MultipartParser.Part]
+        switch MultipartParser.parts(of: body, boundary: boundary) {
+        case .success(let parts): actual = parts
+        case .failure(let error): return [ContractMismatch(.body, "the body is not multipart: \(error.reason)")]
+        }
+        var diff: [String] = []
+        var unmatched = Array(actual.indices)
+        for (position, part) in expected.enumerated() {
+            let candidates = order == .exact ? (position < actual.count ? [position] : []) : unmatched
+            guard let index = candidates.first(where: { actual[$0].name == part.name && unmatched.contains($0) }) else {
+                diff.append("- part \(part)")
+                continue
+            }
+            unmatched.removeAll { $0 == index }
+            if let problem = part.mismatch(with: actual[index]) {
+                diff += ["- part \(part)", "+ part \(actual[index].name.debugDescription) with \(problem)"]
+            }
+        }
+        diff += unmatched.map { "+ part \(actual[$0].name.debugDescription)" }
+        return diff.isEmpty ? [] : [ContractMismatch(.body, "the multipart parts differ", diff: diff)]
     }
 
     private func checkContentType(containing expected: String) -> [ContractMismatch] {

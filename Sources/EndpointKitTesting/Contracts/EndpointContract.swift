@@ -21,10 +21,11 @@ import FoundationNetworking
 /// nothing is sent. Comparisons are semantic: query parameters and form fields are compared
 /// percent-decoded and in any order (unless ``ParameterOrder/exact``), header names
 /// case-insensitively, JSON bodies as values (key order, spacing and `1` versus `1.0` do not
-/// matter). The check returns a ``ContractReport`` and never fails a test by itself, so it works
-/// with any test framework; the XCTest and Swift Testing adapters turn a report into a failure.
+/// matter), multipart bodies by their parts. The check returns a ``ContractReport`` and never
+/// fails a test by itself, so it works with any test framework; the XCTest and Swift Testing
+/// adapters turn a report into a failure.
 public struct EndpointContract: Sendable {
-    /// Whether the order of query parameters or form fields matters.
+    /// Whether the order of query parameters, form fields or multipart parts matters.
     public enum ParameterOrder: Sendable, Hashable {
         /// Any order; each name/value pair must appear as often as expected.
         case any
@@ -97,7 +98,22 @@ public struct EndpointContract: Sendable {
         }
     }
 
-    /// Checks a request already built, such as one a ``StubTransport`` recorded.
+    /// Checks a request a ``StubTransport`` recorded, including a body it streamed from a file
+    /// (a file upload or a large multipart body), which a built `URLRequest` does not carry.
+    /// - Parameters:
+    ///   - recorded: The recorded request.
+    ///   - arrayEncoding: How list values in ``query`` and form bodies expand; repeated keys by default.
+    /// - Returns: The mismatches, if any.
+    public func check(_ recorded: RecordedRequest, arrayEncoding: ArrayEncoding = .repeatedKey) -> ContractReport {
+        var request = recorded.urlRequest
+        if request.httpBody == nil, !recorded.body.isEmpty { request.httpBody = recorded.body }
+        let label = recorded.endpoint.map { "\(type(of: $0))" } ?? "The request"
+        return check(request, label: label, arrayEncoding: arrayEncoding)
+    }
+
+    /// Checks a request already built, such as `APIClient.urlRequest(for:)` returns. A body the
+    /// request streams from a file (`.file(url)`) is not part of a built request: check the
+    /// ``RecordedRequest`` of a ``StubTransport`` for it.
     /// - Parameters:
     ///   - request: The request.
     ///   - label: How the report names it; `"The request"` by default.

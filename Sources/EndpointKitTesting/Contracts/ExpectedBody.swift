@@ -6,17 +6,15 @@ import Foundation
 /// ```swift
 /// body: .json(["name": "Ada", "tags": ["a", "b"]])     // compared as JSON values
 /// body: .form(["user": "ada", "remember": true])         // compared as decoded fields, any order
+/// body: .multipart([.field("owner", "Ada"), .file("photo", fileName: "cat.png")])
 /// body: .empty
 /// ```
-///
-/// Multipart bodies are not built by EndpointKit yet; once they are, a `multipart` expectation
-/// comparing parts (name, file name, content type, content) joins the factories here, and its
-/// comparison joins ``ContractChecker``'s `checkBody`: the two places to extend.
 public struct ExpectedBody: Sendable, CustomStringConvertible {
     enum Kind: Sendable {
         case empty
         case json(JSONValue)
         case form(QueryItems, EndpointContract.ParameterOrder)
+        case multipart([ExpectedPart], EndpointContract.ParameterOrder)
         case data(Data)
         case text(String)
         case invalid(String)
@@ -63,6 +61,18 @@ public struct ExpectedBody: Sendable, CustomStringConvertible {
         ExpectedBody(kind: .form(items, order))
     }
 
+    /// A `multipart/form-data` body with exactly these parts, compared by name, file name,
+    /// content type and content (JSON parts as values). Multipart bodies are built in memory to be
+    /// checked, whatever their size.
+    /// - Parameters:
+    ///   - parts: The parts.
+    ///   - order: Whether part order matters; ``EndpointContract/ParameterOrder/any`` by default.
+    public static func multipart(
+        _ parts: [ExpectedPart], order: EndpointContract.ParameterOrder = .any
+    ) -> ExpectedBody {
+        ExpectedBody(kind: .multipart(parts, order))
+    }
+
     /// Exactly these bytes.
     public static func data(_ data: Data) -> ExpectedBody { ExpectedBody(kind: .data(data)) }
 
@@ -75,6 +85,7 @@ public struct ExpectedBody: Sendable, CustomStringConvertible {
         case .empty: return "no body"
         case .json(let value): return "JSON \(value)"
         case .form(let items, _): return "form \(items.percentEncoded(arrayEncoding: .repeatedKey))"
+        case .multipart(let parts, _): return "multipart " + parts.map(\.description).joined(separator: ", ")
         case .data(let data): return "\(data.count) bytes"
         case .text(let text): return "text \(text.debugDescription)"
         case .invalid(let reason): return "invalid expectation: \(reason)"

@@ -41,20 +41,28 @@ struct Fixture: Codable, Equatable {
     var response: Response
 
     /// The exchange with secrets replaced by `redactor`.
-    init(request: URLRequest, response: TransportResponse, redactor: Redactor) {
-        let sent = redactor.redact(request)
+    /// - Parameters:
+    ///   - request: The request as sent.
+    ///   - requestBody: Its body (an upload file's bytes, if it had one; `nil` when too large).
+    ///   - response: The response head.
+    ///   - responseBody: The response body, also when it went to a download file.
+    ///   - redactor: What to hide.
+    init(request: URLRequest, requestBody: Data?, response: HTTPURLResponse, responseBody: Data, redactor: Redactor) {
+        var withBody = request
+        withBody.httpBody = requestBody
+        let sent = redactor.redact(withBody)
         let (requestText, requestBase64) = Self.store(sent.httpBody ?? Data())
         self.request = Request(
             method: sent.httpMethod ?? "GET", url: sent.url?.absoluteString ?? "",
             headers: Self.nonEmpty(sent.allHTTPHeaderFields ?? [:]), body: requestText, bodyBase64: requestBase64)
         var headers: [String: String] = [:]
-        for (name, value) in response.response.allHeaderFields {
+        for (name, value) in response.allHeaderFields {
             if let name = name as? String { headers[name] = "\(value)" }
         }
-        let contentType = response.response.value(forHTTPHeaderField: "Content-Type")
-        let (text, base64) = Self.store(redactor.redactBody(response.data, contentType: contentType))
+        let contentType = response.value(forHTTPHeaderField: "Content-Type")
+        let (text, base64) = Self.store(redactor.redactBody(responseBody, contentType: contentType))
         self.response = Response(
-            status: response.response.statusCode, headers: Self.nonEmpty(redactor.redact(headers)), body: text,
+            status: response.statusCode, headers: Self.nonEmpty(redactor.redact(headers)), body: text,
             bodyBase64: base64)
         version = Self.currentVersion
     }
@@ -91,12 +99,16 @@ struct Fixture: Codable, Equatable {
         try data.write(to: url, options: .atomic)
     }
 
-    /// The recorded response, answered to `request`.
-    func transportResponse(for request: TransportRequest) -> Result<TransportResponse, TransportError> {
+    /// The recorded response, answered to `request` (progress, download file and size cap
+    /// included, unless `reportsProgress` is `false` because a real transport already did).
+    func transportResponse(
+        for request: TransportRequest, reportsProgress: Bool = true
+    ) -> Result<TransportResponse, TransportError> {
         // `problem` has already checked the body, so this fallback is never used.
         let body = (try? Self.body(text: response.body, base64: response.bodyBase64, at: "response")) ?? Data()
         return TransportResponse.make(
-            for: request, status: response.status, headers: response.headers ?? [:], body: body)
+            for: request, status: response.status, headers: response.headers ?? [:], body: body,
+            reportsProgress: reportsProgress)
     }
 
     /// What makes a decoded fixture unusable, if anything.

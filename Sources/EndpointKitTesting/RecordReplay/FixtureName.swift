@@ -7,8 +7,9 @@ import FoundationNetworking
 
 /// Names fixture files after the request, so the same request finds the same file on every run:
 /// `GET_users_7.json`, `GET_search-5f0e3c2a.json` (a hash of the query and body, after redaction,
-/// so rotating secrets do not change it), and `GET_feed.2.json` for the second identical request
-/// of a test.
+/// so rotating secrets do not change it, and with a multipart boundary normalized, so its random
+/// boundary does not either), and `GET_feed.2.json` for the second identical request of a test.
+/// An upload file too large to read counts by its size.
 final class FixtureName: @unchecked Sendable {
     private let lock = NSLock()
     private var seen: [String: Int] = [:]
@@ -23,15 +24,25 @@ final class FixtureName: @unchecked Sendable {
     }
 
     /// `METHOD_path[-hash]`, safe as a file name on every platform.
-    static func base(for request: URLRequest, redactor: Redactor) -> String {
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - body: Its body (``CapturedBody``); `nil` for its `httpBody`.
+    ///   - redactor: The rules applied before hashing.
+    static func base(for request: URLRequest, body: CapturedBody? = nil, redactor: Redactor) -> String {
         let redacted = redactor.redact(request)
         let components = redacted.url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false) }
         let path = components?.percentEncodedPath ?? ""
         var name = (redacted.httpMethod ?? "GET") + "_" + sanitize(path)
         let query = components?.percentEncodedQuery ?? ""
-        let body = redacted.httpBody ?? Data()
-        if !query.isEmpty || !body.isEmpty {
-            name += "-" + hash(Data(query.utf8) + [0] + body)
+        let contentType = request.value(forHTTPHeaderField: "Content-Type")
+        var bodyKey = redacted.httpBody ?? Data()
+        if let body {
+            bodyKey =
+                body.normalized(contentType: contentType).map { redactor.redactBody($0, contentType: contentType) }
+                ?? Data("file of \(body.size) bytes".utf8)
+        }
+        if !query.isEmpty || !bodyKey.isEmpty {
+            name += "-" + hash(Data(query.utf8) + [0] + bodyKey)
         }
         return name
     }

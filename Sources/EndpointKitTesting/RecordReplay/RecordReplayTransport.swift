@@ -25,6 +25,8 @@ import FoundationNetworking
 ///   a response is written and then answered exactly as replay will answer it (redacted), so a
 ///   test behaves the same in both modes.
 /// - Identical requests in one test are numbered: the second is replayed from its own file.
+/// - Uploads (file bodies, multipart), downloads to a file and progress work as with the real
+///   transport; a replayed download body is written to the request's file.
 public final class RecordReplayTransport: Transport, Sendable {
     /// Whether requests go to the network and are written down, or are answered from files.
     public enum Mode: Sendable, Hashable {
@@ -97,7 +99,8 @@ public final class RecordReplayTransport: Transport, Sendable {
         _ request: TransportRequest, completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
     ) -> any TransportTask {
         let task = CompletionTask(completion)
-        let file = directory.appendingPathComponent(names.next(baseName(for: request.urlRequest)))
+        let body = CapturedBody(request)
+        let file = directory.appendingPathComponent(names.next(baseName(for: request.urlRequest, body: body)))
         switch mode {
         case .replay:
             task.finish(after: 0, deadline: nil) {
@@ -108,28 +111,47 @@ public final class RecordReplayTransport: Transport, Sendable {
         case .record:
             let redactor = redactor
             let upstreamTask = upstream.execute(request) { outcome in
-                task.finish(outcome.flatMap { Self.record($0, of: request, to: file, redactor: redactor) })
+                task.finish(
+                    outcome.flatMap { Self.record($0, of: request, body: body, to: file, redactor: redactor) })
             }
             task.setCancellation { upstreamTask.cancel() }
         }
         return task
     }
 
-    private func baseName(for request: URLRequest) -> String {
-        customName?(request) ?? FixtureName.base(for: request, redactor: redactor)
+    private func baseName(for request: URLRequest, body: CapturedBody? = nil) -> String {
+        customName?(request) ?? FixtureName.base(for: request, body: body, redactor: redactor)
     }
 
+    /// Writes the fixture, then answers as replay will: from the fixture, or, for a download the
+    /// upstream already wrote to its file, with the upstream's answer.
     private static func record(
-        _ response: TransportResponse, of request: TransportRequest, to file: URL, redactor: Redactor
+        _ response: TransportResponse, of request: TransportRequest, body: CapturedBody, to file: URL,
+        redactor: Redactor
     ) -> Result<TransportResponse, TransportError> {
-        let fixture = Fixture(request: request.urlRequest, response: response, redactor: redactor)
+        let label = request.urlRequest.label
+        var responseBody = response.data
+        if let downloaded = response.fileURL {
+            do {
+                responseBody = try Data(contentsOf: downloaded)
+            } catch {
+                let problem = "the downloaded file \(downloaded.path) cannot be read: \(error)"
+                return .failure(transportError(FixtureError(.unwritable(problem), path: file.path, request: label)))
+            }
+            if response.response.statusCode == 206, let offset = request.download?.resumeOffset {
+                responseBody = responseBody.dropFirst(Int(offset))
+            }
+        }
+        let fixture = Fixture(
+            request: request.urlRequest, requestBody: body.data, response: response.response,
+            responseBody: responseBody, redactor: redactor)
         do {
             try fixture.write(to: file)
         } catch {
-            let problem = FixtureError(.unwritable("\(error)"), path: file.path, request: request.urlRequest.label)
-            return .failure(transportError(problem))
+            return .failure(transportError(FixtureError(.unwritable("\(error)"), path: file.path, request: label)))
         }
-        return fixture.transportResponse(for: request)
+        if response.fileURL != nil { return .success(response) }
+        return fixture.transportResponse(for: request, reportsProgress: false)
     }
 
     private static func transportError(_ error: FixtureError) -> TransportError {

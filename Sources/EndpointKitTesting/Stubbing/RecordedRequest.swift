@@ -11,14 +11,35 @@ public struct RecordedRequest: Sendable, CustomStringConvertible {
     public let urlRequest: URLRequest
     /// The endpoint value it was built from, when an ``APIClient`` sent it.
     public let endpoint: (any APIRequest)?
+    /// The file an upload body was streamed from (a file upload or a large multipart body), if
+    /// any. It may be gone by the time the test looks: ``body`` keeps its bytes.
+    public let bodyFile: URL?
+    /// The body: `httpBody`, or the upload file's bytes when the file is at most 16 MiB; empty
+    /// when there is no body or the upload file is larger.
+    public let body: Data
+    /// The body's size in bytes, also for an upload file too large to keep.
+    public let bodySize: Int64
 
     /// Creates a recorded request.
     /// - Parameters:
-    ///   - urlRequest: The built request.
+    ///   - urlRequest: The built request; its `httpBody` is the body.
     ///   - endpoint: The endpoint it was built from; `nil` by default.
     public init(urlRequest: URLRequest, endpoint: (any APIRequest)? = nil) {
         self.urlRequest = urlRequest
         self.endpoint = endpoint
+        bodyFile = nil
+        body = urlRequest.httpBody ?? Data()
+        bodySize = Int64(body.count)
+    }
+
+    /// Records what a transport was asked to send, reading an upload file while it still exists.
+    init(_ request: TransportRequest) {
+        let captured = CapturedBody(request)
+        urlRequest = request.urlRequest
+        endpoint = request.endpoint
+        bodyFile = request.bodyFile
+        body = captured.data ?? Data()
+        bodySize = captured.size
     }
 
     /// The method (`GET` when the request has none).
@@ -46,9 +67,6 @@ public struct RecordedRequest: Sendable, CustomStringConvertible {
 
     /// The value of a header (case-insensitive).
     public func header(_ name: String) -> String? { urlRequest.value(forHTTPHeaderField: name) }
-
-    /// The body, empty when there is none.
-    public var body: Data { urlRequest.httpBody ?? Data() }
 
     /// The body as UTF-8 text (invalid bytes replaced).
     public var bodyText: String { String(decoding: body, as: UTF8.self) }

@@ -3,8 +3,8 @@ import Foundation
 
 /// The stubs of a ``StubTransport`` and the requests it saw: matching, precedence, sequences.
 ///
-/// Kept apart from the transport so that every way of answering (today a data transfer; uploads,
-/// downloads and progress once the ``Transport`` protocol has them) resolves requests the same way.
+/// Kept apart from delivery (``TransportResponse/make(for:status:headers:body:reportsProgress:)``
+/// writes downloads and reports progress), so a new kind of transfer only changes delivery.
 final class StubRegistry: @unchecked Sendable {
     private struct Stub {
         let matcher: StubMatcher

@@ -28,8 +28,11 @@ import FoundationNetworking
 /// message naming the request and every stub.
 ///
 /// Every request is recorded, matched or not: see ``recordedRequests`` and ``endpoints(of:)``.
-/// Answers arrive asynchronously, honour the request's deadline (a delay longer than it times
-/// out) and size cap, and a cancelled request completes at once, as with a real transport.
+/// Answers arrive asynchronously and behave as over the network: the request's deadline applies
+/// (a delay longer than it times out), a cancelled request completes at once, progress is
+/// reported (the whole upload, then the whole response), a download request gets its 2xx body
+/// written to its file (a `206` with a matching `Content-Range` continues a resumed one), and
+/// other bodies are held to the size cap.
 public final class StubTransport: Transport, Sendable {
     /// What happens when more than one stub matches a request.
     public enum Precedence: Sendable, Hashable {
@@ -103,7 +106,7 @@ public final class StubTransport: Transport, Sendable {
         _ request: TransportRequest, completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
     ) -> any TransportTask {
         let task = CompletionTask(completion)
-        switch registry.resolve(RecordedRequest(urlRequest: request.urlRequest, endpoint: request.endpoint)) {
+        switch registry.resolve(RecordedRequest(request)) {
         case .noMatch(let message):
             task.finish(after: 0, deadline: nil) { .failure(TransportError(.other, message: message)) }
         case .answer(let response):
