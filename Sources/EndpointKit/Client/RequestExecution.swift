@@ -144,7 +144,8 @@ final class RequestExecution<Request: APIRequest>: Sendable {
                     download.partial.record(response)
                 }
             },
-            onProgress: { reporter.report($0) }, redirectPolicy: configuration.redirectPolicy)
+            onProgress: { reporter.report($0) }, redirectPolicy: configuration.redirectPolicy,
+            endpoint: request)
         let processor = ResponseProcessor(configuration: configuration, request: request, urlRequest: urlRequest)
         let task = configuration.transport.execute(transportRequest) { [self] outcome in
             guard handle.isRunning else { return }
