@@ -19,7 +19,7 @@ let package = Package(
         .target(name: "EndpointKitTestServer"),
         .executableTarget(
             name: "EndpointKitDemo",
-            dependencies: ["EndpointKit", "EndpointKitTestServer"]
+            dependencies: ["EndpointKit", "EndpointKitTesting", "EndpointKitTestServer"]
         ),
         .testTarget(
             name: "EndpointKitTests",

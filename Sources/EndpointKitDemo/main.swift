@@ -1,6 +1,7 @@
 import Dispatch
 import EndpointKit
 import EndpointKitTestServer
+import EndpointKitTesting
 import Foundation
 
 // endpointkit-demo: shows a success, a server failure and a transport error through a closure, a
@@ -124,6 +125,19 @@ if case .serverFailure(let failure) = refused, failure.kind == .businessStatus {
         && allOK
 } else {
     allOK = report("async", "expected a business failure, got \(refused)", ok: false) && allOK
+}
+
+// 5. Samples: the same endpoint answered from its declared sample response, with no network.
+let sampled = APIClient(
+    configuration: .init(
+        baseURL: URL(string: "https://api.invalid"), transport: StubTransport(answersFromSamples: true)))
+switch await sampled.send(SearchRequest(term: "anything")) {
+case .success(let value, _):
+    allOK =
+        report("samples", "answered from SearchRequest.sampleResponse: args \(JSONValue.object(value.args))", ok: true)
+        && allOK
+case let other:
+    allOK = report("samples", "expected the sample, got \(other)", ok: false) && allOK
 }
 
 embedded?.stop()
