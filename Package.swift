@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "EndpointKit", targets: ["EndpointKit"]),
         .library(name: "EndpointKitTesting", targets: ["EndpointKitTesting"]),
+        .library(name: "EndpointKitXML", targets: ["EndpointKitXML"]),
         .executable(name: "endpointkit-demo", targets: ["EndpointKitDemo"]),
     ],
     targets: [
@@ -17,17 +18,31 @@ let package = Package(
             dependencies: [.target(name: "CCurlShim", condition: .when(platforms: [.linux]))]
         ),
         .target(name: "EndpointKitTesting", dependencies: ["EndpointKit"]),
+        // XML responses; a separate product so only apps that need it link libxml2 on Linux.
+        .target(name: "EndpointKitXML", dependencies: ["EndpointKit"]),
         // Loopback HTTP/1.1 server used by the tests and the demo; not part of any library product.
         .target(name: "EndpointKitTestServer"),
         .executableTarget(
             name: "EndpointKitDemo",
-            dependencies: ["EndpointKit", "EndpointKitTestServer"]
+            dependencies: ["EndpointKit", "EndpointKitTesting", "EndpointKitTestServer"]
         ),
         .testTarget(
             name: "EndpointKitTests",
-            dependencies: ["EndpointKit", "EndpointKitTesting", "EndpointKitTestServer"]
+            dependencies: ["EndpointKit", "EndpointKitTesting", "EndpointKitTestServer", "EndpointKitXML"]
         ),
         .testTarget(name: "EndpointKitTestServerTests", dependencies: ["EndpointKitTestServer"]),
+        // The testing kit's own tests, in XCTest and Swift Testing.
+        .testTarget(
+            name: "EndpointKitTestingTests",
+            dependencies: ["EndpointKit", "EndpointKitTesting", "EndpointKitTestServer"],
+            exclude: ["Fixtures"]
+        ),
+        // A sample app's tests, written the way a user of EndpointKitTesting would write them.
+        .testTarget(
+            name: "SampleAppTests",
+            dependencies: ["EndpointKit", "EndpointKitTesting", "EndpointKitTestServer"],
+            exclude: ["Fixtures"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -37,6 +37,7 @@ final class HTTPBinConformanceTests: XCTestCase {
         let url: String?
         let gzipped: Bool?
         let authenticated: Bool?
+        let files: [String: String]?
     }
 
     private struct BinRequest: APIRequest {
@@ -141,5 +142,29 @@ final class HTTPBinConformanceTests: XCTestCase {
         let result = await client.send(ResponseHeaders())
         XCTAssertEqual(result.metadata?.header("x-page-count"), "7")
         XCTAssertEqual(result.metadata?.headers["X-PAGE-COUNT"], "7")
+    }
+
+    func testThatMultipartFieldsAndFilesArriveWithPOSTAndPUT() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ek-bin-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let small = folder.appendingPathComponent("note.txt")
+        try Data("hello file".utf8).write(to: small)
+        let large = folder.appendingPathComponent("large.txt")
+        try Data(repeating: UInt8(ascii: "z"), count: 200_000).write(to: large)
+        for method: HTTPMethod in [.post, .put] {
+            var form = MultipartFormData()
+            form.inMemoryThreshold = 50_000  // the large file goes through a temporary file
+            form.append("value", name: "field")
+            form.append(json: ["n": 1], name: "items")
+            form.append(fileAt: small, name: "note")
+            form.append(fileAt: large, name: "large")
+            let path = RequestPath(percentEncoded: "/" + method.rawValue.lowercased())
+            let bin = try await client.value(for: BinRequest(path: path, method: method, parameters: .multipart(form)))
+            XCTAssertEqual(bin.form?["field"], "value", "\(method)")
+            XCTAssertEqual(bin.form?["items"], #"{"n":1}"#, "\(method)")
+            XCTAssertEqual(bin.files?["note"], "hello file", "\(method)")
+            XCTAssertEqual(bin.files?["large"]?.count, 200_000, "\(method)")
+        }
     }
 }

@@ -7,11 +7,25 @@ extension APIClient {
         let pending = PendingHandle()
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                pending.set(perform(request, delegate: nil) { continuation.resume(returning: $0) })
+                pending.set(perform(request, delegate: nil, progress: nil) { continuation.resume(returning: $0) })
             }
         } onCancel: {
             pending.cancel()
         }
+    }
+
+    /// Starts a request and returns it as an ``APITask``: its progress as an async sequence, its
+    /// result to await, and its handle.
+    ///
+    /// ```swift
+    /// let upload = client.task(for: UploadVideo(file: url))
+    /// for await progress in upload.progressUpdates { bar.value = progress.fractionCompleted ?? 0 }
+    /// let result = await upload.result
+    /// ```
+    public func task<Request: APIRequest>(for request: Request) -> APITask<Request.Response> {
+        let box = APITask<Request.Response>.ResultBox()
+        let handle = perform(request, delegate: nil, progress: nil) { box.deliver($0) }
+        return APITask(handle: handle, box: box)
     }
 
     /// Sends a request and returns the decoded value.

@@ -33,6 +33,29 @@ extension APIClient {
         /// The transport. By default a new one from ``makeDefaultTransport()``: ``CurlTransport`` on
         /// Linux, ``URLSessionTransport`` elsewhere.
         public var transport: any Transport
+        /// When failed requests are sent again, unless a request sets its own policy.
+        /// ``RetryPolicy/none`` by default.
+        public var retryPolicy: RetryPolicy
+        /// Interceptors that adapt every request and decide retries, in order. None by default.
+        public var interceptors: [any RequestInterceptor]
+        /// Plugins that observe every request. None by default.
+        public var plugins: [any APIPlugin]
+        /// How redirects are followed. ``RedirectPolicy/default`` (10 hops, no https-to-http,
+        /// credentials dropped across origins, body kept on 307/308).
+        public var redirectPolicy: RedirectPolicy
+        /// The response cache; `nil` (no caching) by default.
+        public var cache: ResponseCache?
+        /// The cache policy of requests that do not set one. ``CachePolicy/default`` by default.
+        public var cachePolicy: CachePolicy
+        /// Watches the network; with ``failsFastWhenOffline`` requests fail at once (or are
+        /// answered from the cache) while it reports no connection. `nil` by default.
+        public var connectivity: ConnectivityMonitor?
+        /// Whether requests fail with ``TransportError/Reason/notConnected`` without trying while
+        /// ``connectivity`` reports no connection. `false` by default.
+        public var failsFastWhenOffline: Bool
+        /// Where resumable downloads keep their partial files until they complete. A folder in the
+        /// temporary directory by default.
+        public var partialDownloadsDirectory: URL
 
         /// Creates a configuration.
         /// - Parameters:
@@ -51,6 +74,16 @@ extension APIClient {
             validation = .default
             maximumResponseSize = 64 * 1024 * 1024
             self.transport = transport ?? Self.makeDefaultTransport()
+            retryPolicy = .none
+            interceptors = []
+            plugins = []
+            redirectPolicy = .default
+            cache = nil
+            cachePolicy = .default
+            connectivity = nil
+            failsFastWhenOffline = false
+            partialDownloadsDirectory = FileManager.default.temporaryDirectory
+                .appendingPathComponent("EndpointKit-PartialDownloads", isDirectory: true)
         }
     }
 }

@@ -26,6 +26,7 @@ public final class APIClient: Sendable {
     public let configuration: Configuration
     let builder: URLRequestBuilder
     let processingQueue = DispatchQueue(label: "EndpointKit.APIClient.processing", attributes: .concurrent)
+    let registry = RequestRegistry()
 
     /// Creates a client.
     public init(configuration: Configuration) {
@@ -47,22 +48,25 @@ public final class APIClient: Sendable {
     /// - Parameters:
     ///   - request: The endpoint to call.
     ///   - delegate: Also told the outcome, on the main actor; held weakly. `nil` by default.
+    ///   - progress: Called on the callback queue as bytes are sent and received, never going
+    ///     backwards and ending at 1.0 on success. `nil` by default.
     ///   - completion: Called exactly once with the result.
-    /// - Returns: A handle that cancels the request.
+    /// - Returns: A handle that cancels the request and also publishes its progress.
     @discardableResult
     public func send<Request: APIRequest>(
         _ request: Request, delegate: (any APIRequestDelegate)? = nil,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil,
         completion: @escaping @Sendable (APIResult<Request.Response>) -> Void
     ) -> RequestHandle {
         let queue = configuration.callbackQueue
-        return perform(request, delegate: delegate) { result in queue.async { completion(result) } }
+        return perform(request, delegate: delegate, progress: progress) { result in queue.async { completion(result) } }
     }
 
     /// Sends a request and tells only the delegate (on the main actor).
     /// - Returns: A handle that cancels the request.
     @discardableResult
     public func send<Request: APIRequest>(_ request: Request, delegate: any APIRequestDelegate) -> RequestHandle {
-        perform(request, delegate: delegate) { _ in }
+        perform(request, delegate: delegate, progress: nil) { _ in }
     }
 
     /// Builds the `URLRequest` a request would send, without sending it.
@@ -71,16 +75,29 @@ public final class APIClient: Sendable {
         try builder.makeURLRequest(for: request)
     }
 
-    /// Runs one request through build, transport, validation, decoding and delivery.
-    /// `deliver` is called exactly once, on an internal queue.
+    /// The requests in flight, oldest first.
+    public var inFlightRequests: [RequestHandle] { registry.all }
+
+    /// Cancels every request in flight with this tag; each completes as cancelled.
+    public func cancelRequests(tagged tag: String) {
+        for handle in registry.all where handle.tag == tag { handle.cancel() }
+    }
+
+    /// Cancels every request in flight; each completes as cancelled.
+    public func cancelAllRequests() {
+        for handle in registry.all { handle.cancel() }
+    }
+
+    /// Runs one request through build, adaptation, transport, validation, decoding, retries and
+    /// delivery. `deliver` is called exactly once, on an internal queue.
     func perform<Request: APIRequest>(
         _ request: Request, delegate explicitDelegate: (any APIRequestDelegate)?,
+        progress: (@Sendable (TransferProgress) -> Void)?, cacheMode: CachePolicy.Mode? = nil,
         deliver: @escaping @Sendable (APIResult<Request.Response>) -> Void
     ) -> RequestHandle {
-        let handle = RequestHandle()
         let delegates = [explicitDelegate.map(WeakDelegate.init), (request as? any DelegatingRequest)?.weakDelegate]
             .compactMap { $0 }
-        let emit: @Sendable (APIResult<Request.Response>) -> Void = { result in
+        let execution = RequestExecution(client: self, request: request, cacheModeOverride: cacheMode) { result in
             deliver(result)
             guard !delegates.isEmpty else { return }
             DispatchQueue.main.async {
@@ -89,33 +106,8 @@ public final class APIClient: Sendable {
                 }
             }
         }
-        handle.setCancellation { emit(.transportError(.cancelled())) }
-
-        let urlRequest: URLRequest
-        do {
-            urlRequest = try builder.makeURLRequest(for: request)
-        } catch {
-            let failure = TransportError(.requestBuildFailed, message: error.description, underlyingError: error)
-            processingQueue.async { if handle.markCompleted() { emit(.transportError(failure)) } }
-            return handle
-        }
-
-        let started = DispatchTime.now()
-        let timeout = request.timeout ?? configuration.timeout
-        let transportRequest = TransportRequest(
-            urlRequest: urlRequest, deadline: timeout > 0 ? timeout : nil,
-            maximumResponseSize: configuration.maximumResponseSize)
-        let processor = ResponseProcessor(configuration: configuration, request: request, urlRequest: urlRequest)
-        let task = configuration.transport.execute(transportRequest) { [processingQueue] outcome in
-            guard handle.isRunning else { return }
-            processingQueue.async {
-                guard handle.isRunning else { return }
-                let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
-                let result = processor.process(outcome, elapsed: elapsed)
-                if handle.markCompleted() { emit(result) }
-            }
-        }
-        handle.attach(task)
-        return handle
+        if let progress { execution.handle.progressReporter.setHandler(queue: configuration.callbackQueue, progress) }
+        execution.start()
+        return execution.handle
     }
 }

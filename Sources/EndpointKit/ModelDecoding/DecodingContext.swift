@@ -22,11 +22,16 @@ public final class DecodingContext {
     public let envelope: any ResponseEnvelope
     /// What the envelope reported; set by ``decodeDefault(_:)``, or by a custom decoder.
     public var envelopeInfo: EnvelopeInfo?
+    /// The file holding the body, for downloads (``DownloadRequest``); ``data`` is then empty.
+    public let fileURL: URL?
 
     /// Creates a context. The client does this; tests of custom decoders may too.
     public init(
-        data: Data, response: HTTPURLResponse, request: URLRequest, decoder: JSONDecoder, envelope: any ResponseEnvelope
+        data: Data, response: HTTPURLResponse, request: URLRequest, decoder: JSONDecoder,
+        envelope: any ResponseEnvelope,
+        fileURL: URL? = nil
     ) {
+        self.fileURL = fileURL
         self.data = data
         self.response = response
         self.request = request

@@ -12,7 +12,25 @@ import FoundationNetworking
 struct URLRequestBuilder: Sendable {
     let configuration: APIClient.Configuration
 
+    /// A built request: the `URLRequest`, plus a file to stream as its body and temporary files to
+    /// remove when the request completes.
+    struct Built {
+        var urlRequest: URLRequest
+        var bodyFile: URL?
+        var temporaryFiles: [URL] = []
+    }
+
+    /// Builds the `URLRequest` only, with any multipart body in memory (for inspection).
     func makeURLRequest<Request: APIRequest>(for request: Request) throws(RequestBuildError) -> URLRequest {
+        try makeRequest(for: request, inspecting: true).urlRequest
+    }
+
+    /// Builds a request to send; large multipart bodies go to a temporary file.
+    func makeRequest<Request: APIRequest>(
+        for request: Request, inspecting: Bool = false
+    ) throws(RequestBuildError)
+        -> Built
+    {
         let method = request.method
         guard Self.isToken(method.rawValue) else {
             throw .definitionFailed("invalid method \(method.rawValue.debugDescription)")
@@ -43,13 +61,35 @@ struct URLRequestBuilder: Sendable {
             urlRequest.setValue(field.value, forHTTPHeaderField: field.name)
         }
 
+        var built = Built(urlRequest: urlRequest)
         if let body {
             guard method.allowsBody else { throw .bodyNotAllowed(method) }
-            let (data, contentType) = try encode(body, requestEncoder: request.encoder)
-            urlRequest.httpBody = data
-            if headers["Content-Type"] == nil { urlRequest.setValue(contentType, forHTTPHeaderField: "Content-Type") }
+            let (content, contentType) = try encode(body, requestEncoder: request.encoder, inspecting: inspecting)
+            switch content {
+            case .data(let data): built.urlRequest.httpBody = data
+            case .file(let url, let isTemporary):
+                built.bodyFile = url
+                if isTemporary { built.temporaryFiles.append(url) }
+                // Shown when inspecting; when sending, the transport sets the length from the file
+                // (URLSession on Linux would otherwise send it twice).
+                if inspecting, let size = Self.fileSize(url) {
+                    built.urlRequest.setValue(String(size), forHTTPHeaderField: "Content-Length")
+                }
+            }
+            if headers["Content-Type"] == nil {
+                built.urlRequest.setValue(contentType, forHTTPHeaderField: "Content-Type")
+            }
         }
-        return urlRequest
+        return built
+    }
+
+    private enum EncodedBody {
+        case data(Data)
+        case file(URL, isTemporary: Bool)
+    }
+
+    static func fileSize(_ url: URL) -> Int64? {
+        (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value
     }
 
     private func makeURL(base: URL, path: RequestPath, query: QueryItems) throws(RequestBuildError) -> URL {
@@ -67,19 +107,35 @@ struct URLRequestBuilder: Sendable {
         return url
     }
 
-    private func encode(_ body: RequestBody, requestEncoder: JSONEncoder?) throws(RequestBuildError) -> (Data, String) {
+    private func encode(
+        _ body: RequestBody, requestEncoder: JSONEncoder?, inspecting: Bool
+    ) throws(RequestBuildError)
+        -> (EncodedBody, String)
+    {
         switch body.storage {
         case .data(let data, let contentType):
-            return (data, contentType)
+            return (.data(data), contentType)
         case .form(let items):
             let text = items.percentEncoded(arrayEncoding: configuration.arrayEncoding)
-            return (Data(text.utf8), "application/x-www-form-urlencoded; charset=utf-8")
+            return (.data(Data(text.utf8)), "application/x-www-form-urlencoded; charset=utf-8")
         case .encodable(let encode, let bodyEncoder):
             do {
-                return (try encode(bodyEncoder ?? requestEncoder ?? configuration.encoder), "application/json")
+                return (.data(try encode(bodyEncoder ?? requestEncoder ?? configuration.encoder)), "application/json")
             } catch {
                 throw .bodyEncodingFailed(String(describing: error))
             }
+        case .multipart(let form):
+            let encoder = MultipartEncoder(form: form, temporaryDirectory: FileManager.default.temporaryDirectory)
+            let (output, contentType) = try encoder.encode(forceInMemory: inspecting)
+            switch output {
+            case .data(let data): return (.data(data), contentType)
+            case .file(let url): return (.file(url, isTemporary: true), contentType)
+            }
+        case .file(let url, let contentType):
+            guard FileManager.default.isReadableFile(atPath: url.path), Self.fileSize(url) != nil else {
+                throw .unreadableFile(url, reason: "it does not exist or is not readable")
+            }
+            return (.file(url, isTemporary: false), contentType)
         case .invalid(let reason):
             throw .bodyEncodingFailed(reason)
         }

@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 /// An endpoint: where a request goes, what it sends, and what comes back.
 ///
 /// Each endpoint is a type. Only ``path`` is required; every other member has a default, so a
@@ -39,6 +43,23 @@ public protocol APIRequest: Sendable {
     var encoder: JSONEncoder? { get }
     /// Acceptable status codes and content types, overriding the client's. `nil` by default.
     var validation: ResponseValidation? { get }
+    /// A label for cancelling groups of requests (``APIClient/cancelRequests(tagged:)``). `nil`
+    /// by default.
+    var tag: String? { get }
+    /// The retry policy, overriding the client's; ``RetryPolicy/none`` opts out. `nil` by default.
+    var retryPolicy: RetryPolicy? { get }
+    /// The priority of the transfer. ``RequestPriority/normal`` by default.
+    var priority: RequestPriority { get }
+    /// Whether ``ActivityIndicatorPlugin`` counts this request (a HUD flag). `true` by default.
+    var showsActivityIndicator: Bool { get }
+    /// How this request uses the client's ``ResponseCache``, overriding the client's default
+    /// policy. `nil` by default.
+    var cachePolicy: CachePolicy? { get }
+
+    /// Transforms the raw body before validation and decoding, for example to decrypt it.
+    /// Returns the body unchanged by default.
+    /// - Throws: Any error; the request then fails with ``TransportError/Reason/decodingFailed``.
+    func transformBody(_ data: Data, response: HTTPURLResponse) throws -> Data
 
     /// Turns a validated response into the response value.
     ///
@@ -69,6 +90,18 @@ extension APIRequest {
     public var encoder: JSONEncoder? { nil }
     /// `nil`: the client's validation.
     public var validation: ResponseValidation? { nil }
+    /// No tag.
+    public var tag: String? { nil }
+    /// `nil`: the client's retry policy.
+    public var retryPolicy: RetryPolicy? { nil }
+    /// ``RequestPriority/normal``.
+    public var priority: RequestPriority { .normal }
+    /// `true`.
+    public var showsActivityIndicator: Bool { true }
+    /// `nil`: the client's default cache policy.
+    public var cachePolicy: CachePolicy? { nil }
+    /// Returns `data` unchanged.
+    public func transformBody(_ data: Data, response: HTTPURLResponse) throws -> Data { data }
 }
 
 extension APIRequest where Response: Decodable {

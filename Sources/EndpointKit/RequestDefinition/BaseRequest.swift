@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 /// A base class for endpoints written as subclasses, in the style of YTKNetwork's `YTKRequest`.
 ///
 /// Override what differs from the defaults; only ``path`` is needed for a `GET`:
@@ -58,6 +62,23 @@ open class BaseRequest<Response: Sendable>: APIRequest, DelegatingRequest {
     nonisolated open var encoder: JSONEncoder? { nil }
     /// The validation. `nil` (the client's) unless overridden.
     nonisolated open var validation: ResponseValidation? { nil }
+
+    /// The tag for group cancellation. `nil` unless overridden.
+    nonisolated open var tag: String? { nil }
+    /// The retry policy. `nil` (the client's) unless overridden.
+    nonisolated open var retryPolicy: RetryPolicy? { nil }
+    /// The priority. ``RequestPriority/normal`` unless overridden.
+    nonisolated open var priority: RequestPriority { .normal }
+    /// Whether the activity indicator counts this request (YTK's `showHUD`). `true` unless
+    /// overridden.
+    nonisolated open var showsActivityIndicator: Bool { true }
+
+    /// The cache policy (YTK's `cacheTimeInSeconds`, `cacheVersion`...). `nil` (the client's)
+    /// unless overridden.
+    nonisolated open var cachePolicy: CachePolicy? { nil }
+
+    /// Transforms the raw body before decoding. Returns it unchanged unless overridden.
+    nonisolated open func transformBody(_ data: Data, response: HTTPURLResponse) throws -> Data { data }
 
     /// Decodes the response. For a `Decodable` `Response` this is
     /// ``DecodingContext/decodeDefault(_:)``; override it for any other type.

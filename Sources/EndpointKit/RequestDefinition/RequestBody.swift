@@ -9,6 +9,8 @@ public struct RequestBody: Sendable {
         case data(Data, contentType: String)
         case encodable(@Sendable (JSONEncoder) throws -> Data, encoder: JSONEncoder?)
         case form(QueryItems)
+        case multipart(MultipartFormData)
+        case file(URL, contentType: String)
         case invalid(String)
     }
 
@@ -44,6 +46,15 @@ public struct RequestBody: Sendable {
 
     /// An `application/x-www-form-urlencoded` body.
     public static func form(_ items: QueryItems) -> RequestBody { RequestBody(storage: .form(items)) }
+
+    /// A `multipart/form-data` body (see ``MultipartFormData``).
+    public static func multipart(_ form: MultipartFormData) -> RequestBody { RequestBody(storage: .multipart(form)) }
+
+    /// The bytes of a file, streamed from disk with a known `Content-Length`. A missing or
+    /// unreadable file fails the request before anything is sent.
+    public static func file(_ url: URL, contentType: String? = nil) -> RequestBody {
+        RequestBody(storage: .file(url, contentType: contentType ?? MIMEType.forFileName(url.lastPathComponent)))
+    }
 
     /// Raw bytes with the given content type.
     public static func data(_ data: Data, contentType: String) -> RequestBody {

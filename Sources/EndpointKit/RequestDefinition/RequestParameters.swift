@@ -66,6 +66,16 @@ public struct RequestParameters: Sendable, ExpressibleByDictionaryLiteral {
         RequestParameters(body: .data(data, contentType: contentType))
     }
 
+    /// A `multipart/form-data` body.
+    public static func multipart(_ form: MultipartFormData) -> RequestParameters {
+        RequestParameters(body: .multipart(form))
+    }
+
+    /// A file's bytes as the body, streamed from disk.
+    public static func file(_ url: URL, contentType: String? = nil) -> RequestParameters {
+        RequestParameters(body: .file(url, contentType: contentType))
+    }
+
     /// Any body.
     public static func body(_ body: RequestBody) -> RequestParameters { RequestParameters(body: body) }
 

@@ -27,14 +27,25 @@ struct ResponseProcessor<Request: APIRequest>: Sendable {
         case .failure(let error):
             return .transportError(error)
         case .success(let transportResponse):
+            let body: Data
+            do {
+                body = try request.transformBody(transportResponse.data, response: transportResponse.response)
+            } catch {
+                let metadata = ResponseMetadata(
+                    request: urlRequest, response: transportResponse.response, data: transportResponse.data,
+                    elapsed: elapsed)
+                return .transportError(
+                    TransportError(
+                        .decodingFailed, message: "The body could not be transformed: \(error)", underlyingError: error,
+                        metadata: metadata))
+            }
             let metadata = ResponseMetadata(
-                request: urlRequest, response: transportResponse.response, data: transportResponse.data,
-                elapsed: elapsed)
-            return process(metadata)
+                request: urlRequest, response: transportResponse.response, data: body, elapsed: elapsed)
+            return process(metadata, fileURL: transportResponse.fileURL)
         }
     }
 
-    private func process(_ metadata: ResponseMetadata) -> APIResult<Request.Response> {
+    private func process(_ metadata: ResponseMetadata, fileURL: URL?) -> APIResult<Request.Response> {
         guard validation.acceptableStatusCodes.contains(metadata.statusCode) else {
             let info = envelope.inspect(metadata.data, decoder: decoder)
             var metadata = metadata
@@ -51,7 +62,8 @@ struct ResponseProcessor<Request: APIRequest>: Sendable {
                     metadata: metadata))
         }
         let context = DecodingContext(
-            data: metadata.data, response: metadata.response, request: urlRequest, decoder: decoder, envelope: envelope)
+            data: metadata.data, response: metadata.response, request: urlRequest, decoder: decoder, envelope: envelope,
+            fileURL: fileURL)
         do {
             let value = try request.decode(context)
             var metadata = metadata

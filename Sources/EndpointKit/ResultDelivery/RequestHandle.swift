@@ -19,18 +19,44 @@ public final class RequestHandle: Sendable, Hashable, CustomStringConvertible {
         var state = State.running
         var transportTask: (any TransportTask)?
         var onCancel: (@Sendable () -> Void)?
+        var discardPartial = false
     }
 
     private static let counter = Locked<UInt64>(0)
 
     /// A number unique among this process's handles.
     public let id: UInt64
+    /// The request's tag, if it has one.
+    public let tag: String?
+    /// The endpoint's type name, for example `"GetUser"`.
+    public let endpoint: String
     private let storage = Locked(Storage())
+    let progressReporter = ProgressReporter()
 
-    init() {
+    init(tag: String? = nil, endpoint: String = "") {
         id = Self.counter.withLock {
-            $0 += 1; return $0
+            $0 += 1
+            return $0
         }
+        self.tag = tag
+        self.endpoint = endpoint
+    }
+
+    /// The transfer's progress as a Foundation `Progress` (fraction completed; ends at 1 on success).
+    public var progress: Progress { progressReporter.progress }
+
+    /// Progress values from now on, starting with the latest, never going backwards; the sequence
+    /// ends when the request completes (with a value whose fraction is 1 on success).
+    public var progressUpdates: AsyncStream<TransferProgress> { progressReporter.updates() }
+
+    /// Whether a cancel should also delete a resumable download's partial file.
+    var discardsPartialDownload: Bool { storage.withLock { $0.discardPartial } }
+
+    /// Cancels the request and deletes the partial file of a resumable download, so the next send
+    /// starts from zero. For other requests this is ``cancel()``.
+    public func cancelDiscardingPartialDownload() {
+        storage.withLock { $0.discardPartial = true }
+        cancel()
     }
 
     /// The current state.
@@ -90,5 +116,7 @@ public final class RequestHandle: Sendable, Hashable, CustomStringConvertible {
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 
     /// `RequestHandle #id (state)`.
-    public var description: String { "RequestHandle #\(id) (\(state))" }
+    public var description: String {
+        "RequestHandle #\(id) \(endpoint)\(tag.map { " [\($0)]" } ?? "") (\(state))"
+    }
 }

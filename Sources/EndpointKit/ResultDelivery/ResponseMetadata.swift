@@ -10,13 +10,16 @@ public struct ResponseMetadata: Sendable {
     public let request: URLRequest
     /// The HTTP response.
     public let response: HTTPURLResponse
-    /// The raw response body (empty for `HEAD`, 204 and empty bodies).
+    /// The response body, after ``APIRequest/transformBody(_:response:)`` (empty for `HEAD`, 204 and
+    /// empty bodies).
     public let data: Data
     /// Time from the start of the send to the end of the body.
     public let elapsed: TimeInterval
     /// What the response envelope reported (business status, message, page information), when the
     /// response went through an envelope.
     public internal(set) var envelope: EnvelopeInfo?
+    /// Where the response came from: the network, the cache, or the cache after a `304`.
+    public internal(set) var source: ResponseSource = .network
 
     /// Creates metadata. Transports and test doubles use this.
     public init(

@@ -34,6 +34,11 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
         case responseTooLarge(limit: Int)
         /// The request could not be built (see ``RequestBuildError``).
         case requestBuildFailed
+        /// A local file could not be read or written (disk full, permissions, a missing folder).
+        case localFileError
+        /// The request may only be answered from the cache (``CachePolicy/Mode/cacheOnly``), and
+        /// nothing usable is cached.
+        case notCached
         /// The URL's scheme or form is not supported by the transport.
         case unsupportedURL
         /// Any other failure reported by the transport.
@@ -88,10 +93,13 @@ public enum RequestBuildError: Error, Sendable, Hashable, CustomStringConvertibl
     case bodyNotAllowed(HTTPMethod)
     /// The request definition itself threw.
     case definitionFailed(String)
+    /// A file to upload is missing or unreadable.
+    case unreadableFile(URL, reason: String)
 
     /// A sentence describing the problem.
     public var description: String {
         switch self {
+        case .unreadableFile(let url, let reason): return "The file \(url.path) cannot be read: \(reason)"
         case .missingBaseURL: return "No base URL: set one on the client or the request."
         case .invalidURL(let url): return "Invalid URL: \(url)"
         case .invalidHeader(let name, let reason):

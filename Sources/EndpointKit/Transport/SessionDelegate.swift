@@ -40,20 +40,32 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         completionHandler(transfer.didReceive(response: response) ? .allow : .cancel)
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        transfer(for: dataTask)?.didReceive(data: data)
-    }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        transfer(for: task)?.didComplete(error: error)
-    }
-
     func urlSession(
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
-        // URLSession copies every header to the new request; credentials must not cross origins.
-        completionHandler(HTTPRedirect.droppingCredentials(from: request, after: task.currentRequest?.url))
+        guard let transfer = transfer(for: task) else {
+            completionHandler(nil)
+            return
+        }
+        let (next, failure) = transfer.redirect(status: response.statusCode, proposed: request)
+        completionHandler(next)
+        if let failure { transfer.fail(failure) }
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        transfer(for: dataTask)?.didReceive(data: data)
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
+        totalBytesExpectedToSend: Int64
+    ) {
+        transfer(for: task)?.didSend(totalBytesSent: totalBytesSent, totalBytesExpectedToSend: totalBytesExpectedToSend)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        transfer(for: task)?.didComplete(error: error)
     }
 
     func urlSession(

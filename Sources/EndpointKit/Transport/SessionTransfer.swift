@@ -5,43 +5,60 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// One data task of ``URLSessionTransport``: collects the body and completes exactly once,
-/// whichever comes first of the task's end, a cancel, the deadline or the size cap.
+/// One task of ``URLSessionTransport``: collects the body (memory or download file), reports
+/// progress, and completes exactly once, whichever comes first of the task's end, a cancel, the
+/// deadline, the size cap or a file error.
 final class SessionTransfer: TransportTask, @unchecked Sendable {
     private struct State {
         var response: HTTPURLResponse?
-        var data = Data()
+        var writer: ResponseBodyWriter
+        var progress = TransferProgress()
         var isFinished = false
         var challengeCancelled = false
         var timer: (any DispatchSourceTimer)?
+        var redirects = 0
+        var task: URLSessionTask?
+        var unregister: (@Sendable () -> Void)?
+        var followUp: URLRequest?
     }
 
-    private let task: URLSessionTask
     private let url: URL?
-    private let limit: Int
     private let completion: @Sendable (Result<TransportResponse, TransportError>) -> Void
-    private let state = Locked(State())
-    private let onFinish: @Sendable () -> Void
+    private let onProgress: (@Sendable (TransferProgress) -> Void)?
+    private let state: Locked<State>
+    private let original: URLRequest
+    private let redirectPolicy: RedirectPolicy
 
     private static let timerQueue = DispatchQueue(label: "EndpointKit.deadlines")
 
-    init(
-        task: URLSessionTask, url: URL?, limit: Int, onFinish: @escaping @Sendable () -> Void,
-        completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
-    ) {
-        self.onFinish = onFinish
-        self.task = task
-        self.url = url
-        self.limit = limit
+    /// The transfer's priority.
+    let priority: RequestPriority
+    private let hasBody: Bool
+    private let download: DownloadTarget?
+    private let limit: Int
+    /// Starts a new task for a request the transfer resends itself (307/308 with a body on Linux).
+    var onFollowUp: (@Sendable (SessionTransfer, URLRequest) -> Void)?
+
+    init(request: TransportRequest, completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void)
+    {
+        url = request.urlRequest.url
+        priority = request.priority
+        hasBody = request.urlRequest.httpBody != nil || request.bodyFile != nil
+        download = request.download
+        limit = request.maximumResponseSize
+        original = request.urlRequest
+        redirectPolicy = request.redirectPolicy
+        onProgress = request.onProgress
         self.completion = completion
+        state = Locked(
+            State(writer: ResponseBodyWriter(limit: request.maximumResponseSize, download: request.download)))
     }
 
     func armDeadline(after seconds: TimeInterval) {
         let timer = DispatchSource.makeTimerSource(queue: Self.timerQueue)
         timer.schedule(deadline: .now() + max(0, seconds))
         timer.setEventHandler { [weak self] in
-            guard let self else { return }
-            self.fail(
+            self?.fail(
                 TransportError(.timedOut, message: "The request did not finish within its \(seconds) s deadline."))
         }
         state.withLock { $0.timer = timer }
@@ -53,7 +70,18 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
 
     /// Ends the transfer with `error` now and cancels the underlying task.
     func fail(_ error: TransportError) {
-        if finish(.failure(error)) { task.cancel() }
+        if finish(.failure(error)) { state.withLock { $0.task }?.cancel() }
+    }
+
+    /// Makes `task` the transfer's current task; `false` (and the task is not started) when the
+    /// transfer already finished.
+    func attach(_ task: URLSessionTask, unregister: @escaping @Sendable () -> Void) -> Bool {
+        state.withLock { state in
+            guard !state.isFinished else { return false }
+            state.task = task
+            state.unregister = unregister
+            return true
+        }
     }
 
     func didReceive(response: URLResponse) -> Bool {
@@ -61,26 +89,76 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
             fail(TransportError(.badResponse, message: "The response is not an HTTP response."))
             return false
         }
-        let expected = response.expectedContentLength
-        if expected > Int64(limit) {
-            fail(tooLarge())
+        let outcome = state.withLock { state -> Result<TransferProgress, TransportError> in
+            do throws(TransportError) {
+                try state.writer.begin(http)
+            } catch {
+                return .failure(error)
+            }
+            state.response = http
+            state.progress.bytesReceived = state.writer.received
+            state.progress.totalBytesToReceive = state.writer.expectedTotal
+            return .success(state.progress)
+        }
+        switch outcome {
+        case .success(let progress):
+            onProgress?(progress)
+            return true
+        case .failure(let error):
+            fail(error)
             return false
         }
-        state.withLock { state in
-            state.response = http
-            if expected > 0 { state.data.reserveCapacity(Int(expected)) }
-        }
-        return true
     }
 
     func didReceive(data: Data) {
-        let overLimit = state.withLock { state -> Bool in
-            guard !state.isFinished else { return false }
-            if state.data.count + data.count > limit { return true }
-            state.data.append(data)
-            return false
+        let outcome = state.withLock { state -> Result<TransferProgress, TransportError>? in
+            guard !state.isFinished else { return nil }
+            do throws(TransportError) {
+                try state.writer.append(data)
+            } catch {
+                return .failure(error)
+            }
+            state.progress.bytesReceived = state.writer.received
+            return .success(state.progress)
         }
-        if overLimit { fail(tooLarge()) }
+        switch outcome {
+        case .success(let progress)?: onProgress?(progress)
+        case .failure(let error)?: fail(error)
+        case nil: break
+        }
+    }
+
+    func didSend(totalBytesSent: Int64, totalBytesExpectedToSend: Int64) {
+        let progress = state.withLock { state -> TransferProgress? in
+            guard !state.isFinished, totalBytesSent > state.progress.bytesSent else { return nil }
+            state.progress.bytesSent = totalBytesSent
+            state.progress.totalBytesToSend = totalBytesExpectedToSend > 0 ? totalBytesExpectedToSend : nil
+            return state.progress
+        }
+        if let progress { onProgress?(progress) }
+    }
+
+    /// Applies the redirect policy: the request to follow with (or `nil` to stop), and an error
+    /// to fail with after answering URLSession.
+    func redirect(status: Int, proposed: URLRequest) -> (next: URLRequest?, failure: TransportError?) {
+        let count = state.withLock {
+            $0.redirects += 1
+            return $0.redirects
+        }
+        switch redirectPolicy.decide(original: original, status: status, proposed: proposed, count: count) {
+        case .follow(let next):
+            #if canImport(FoundationNetworking)
+            // FoundationNetworking drops the body of a redirected 307/308: stop, and resend it
+            // ourselves once the redirect response is complete.
+            if [307, 308].contains(status), hasBody {
+                state.withLock { $0.followUp = next }
+                return (nil, nil)
+            }
+            #endif
+            return (next, nil)
+        case .stop: return (nil, nil)
+        case .fail(let reason, let message): return (nil, TransportError(reason, message: message))
+        }
     }
 
     /// Records that an authentication challenge was refused, so the `cancelled` error that follows
@@ -88,38 +166,63 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
     func didRefuseChallenge() { state.withLock { $0.challengeCancelled = true } }
 
     func didComplete(error: (any Error)?) {
-        let (response, data, refused) = state.withLock { ($0.response, $0.data, $0.challengeCancelled) }
-        if let error {
-            if refused, let response, (error as? URLError)?.code == .cancelled {
-                finish(.success(TransportResponse(response: response, data: data)))
-            } else {
-                finish(.failure(TransportError(urlSessionError: error, url: url)))
-            }
-        } else if let response {
-            finish(.success(TransportResponse(response: response, data: data)))
-        } else {
+        if error == nil, let next = takeFollowUp(), let onFollowUp {
+            onFollowUp(self, next)
+            return
+        }
+        let (response, refused) = state.withLock { ($0.response, $0.challengeCancelled) }
+        if let error, !(refused && response != nil && (error as? URLError)?.code == .cancelled) {
+            finish(.failure(TransportError(urlSessionError: error, url: url)))
+            return
+        }
+        guard let response else {
             finish(
                 .failure(TransportError(.badResponse, message: "The server closed the connection without a response.")))
+            return
+        }
+        let body = state.withLock { state -> Result<(data: Data, fileURL: URL?), TransportError> in
+            do throws(TransportError) {
+                return .success(try state.writer.finish())
+            } catch {
+                return .failure(error)
+            }
+        }
+        switch body {
+        case .success(let body):
+            finish(.success(TransportResponse(response: response, data: body.data, fileURL: body.fileURL)))
+        case .failure(let error):
+            finish(.failure(error))
         }
     }
 
-    private func tooLarge() -> TransportError {
-        TransportError(.responseTooLarge(limit: limit), message: "The response body is larger than \(limit) bytes.")
+    /// The request to resend after a 307/308, resetting the body collected for the redirect.
+    private func takeFollowUp() -> URLRequest? {
+        let (next, unregister) = state.withLock { state -> (URLRequest?, (@Sendable () -> Void)?) in
+            guard !state.isFinished, let next = state.followUp else { return (nil, nil) }
+            state.followUp = nil
+            state.response = nil
+            state.writer = ResponseBodyWriter(limit: limit, download: download)
+            return (next, state.unregister)
+        }
+        if next != nil { unregister?() }
+        return next
     }
 
     @discardableResult
     private func finish(_ result: Result<TransportResponse, TransportError>) -> Bool {
-        let (won, timer) = state.withLock { state -> (Bool, (any DispatchSourceTimer)?) in
-            guard !state.isFinished else { return (false, nil) }
+        let (won, timer, unregister) = state.withLock {
+            state -> (Bool, (any DispatchSourceTimer)?, (@Sendable () -> Void)?) in
+            guard !state.isFinished else { return (false, nil, nil) }
             state.isFinished = true
             let timer = state.timer
             state.timer = nil
-            state.data = Data()
-            return (true, timer)
+            if case .failure = result { state.writer.abandon() }
+            state.writer = ResponseBodyWriter(limit: 0, download: nil)
+            return (true, timer, state.unregister)
         }
         guard won else { return false }
         timer?.cancel()
-        onFinish()
+        unregister?()
         completion(result)
         return true
     }

@@ -32,32 +32,78 @@ public protocol TransportTask: Sendable {
 
 /// What a transport is asked to do.
 public struct TransportRequest: Sendable {
-    /// The request to send.
+    /// The request to send. When ``bodyFile`` is set, its `httpBody` is `nil`.
     public var urlRequest: URLRequest
     /// The total time allowed, from start to the end of the body; `nil` for none.
     public var deadline: TimeInterval?
     /// The largest body accepted in memory, in bytes; a larger body fails with
-    /// ``TransportError/Reason/responseTooLarge(limit:)``.
+    /// ``TransportError/Reason/responseTooLarge(limit:)``. Bodies written to a file are not capped.
     public var maximumResponseSize: Int
+    /// The transfer's priority.
+    public var priority: RequestPriority
+    /// A file whose bytes are the request body, streamed with a known `Content-Length`.
+    public var bodyFile: URL?
+    /// Where a successful (2xx) response body is written instead of memory.
+    public var download: DownloadTarget?
+    /// Called with each change in bytes sent or received, on any thread.
+    public var onProgress: (@Sendable (TransferProgress) -> Void)?
+    /// How redirects are followed.
+    public var redirectPolicy: RedirectPolicy
+    /// The endpoint the request was built from, when an ``APIClient`` sends it; `nil` otherwise.
+    /// Transports send ``urlRequest`` and need not look at it; test doubles match on it.
+    public var endpoint: (any APIRequest)?
 
     /// Creates a transport request.
-    public init(urlRequest: URLRequest, deadline: TimeInterval?, maximumResponseSize: Int) {
+    public init(
+        urlRequest: URLRequest, deadline: TimeInterval?, maximumResponseSize: Int, priority: RequestPriority = .normal,
+        bodyFile: URL? = nil, download: DownloadTarget? = nil,
+        onProgress: (@Sendable (TransferProgress) -> Void)? = nil, redirectPolicy: RedirectPolicy = .default,
+        endpoint: (any APIRequest)? = nil
+    ) {
+        self.redirectPolicy = redirectPolicy
         self.urlRequest = urlRequest
         self.deadline = deadline
         self.maximumResponseSize = maximumResponseSize
+        self.priority = priority
+        self.bodyFile = bodyFile
+        self.download = download
+        self.onProgress = onProgress
+        self.endpoint = endpoint
     }
 }
 
-/// What a transport hands back: the HTTP response head and the whole body.
+/// A file a transport writes a response body into.
+public struct DownloadTarget: Sendable {
+    /// The file written. Created if missing.
+    public var fileURL: URL
+    /// How many bytes of the resource the file already holds (the `Range` start sent). A `206`
+    /// response is appended at this offset; any other 2xx response replaces the file's content.
+    public var resumeOffset: Int64
+    /// Called with the response head before a 2xx body is written to the file.
+    public var onResponse: (@Sendable (HTTPURLResponse) -> Void)?
+
+    /// Creates a target.
+    public init(fileURL: URL, resumeOffset: Int64 = 0, onResponse: (@Sendable (HTTPURLResponse) -> Void)? = nil) {
+        self.fileURL = fileURL
+        self.resumeOffset = max(0, resumeOffset)
+        self.onResponse = onResponse
+    }
+}
+
+/// What a transport hands back: the HTTP response head and the body, in memory or in a file.
 public struct TransportResponse: Sendable {
     /// The HTTP response (after redirects).
     public var response: HTTPURLResponse
-    /// The body.
+    /// The body, when it was kept in memory (empty when it went to ``fileURL``).
     public var data: Data
+    /// The file holding the whole body, when the request had a ``TransportRequest/download``
+    /// target and the response was 2xx.
+    public var fileURL: URL?
 
     /// Creates a transport response.
-    public init(response: HTTPURLResponse, data: Data) {
+    public init(response: HTTPURLResponse, data: Data, fileURL: URL? = nil) {
         self.response = response
         self.data = data
+        self.fileURL = fileURL
     }
 }

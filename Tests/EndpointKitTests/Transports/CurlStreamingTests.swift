@@ -42,20 +42,27 @@ final class CurlStreamingTests: XCTestCase {
     }
 
     private func run(
-        _ urlRequest: URLRequest, body: CurlRequestBody? = nil, to destination: CurlResponseBody.Destination = .memory,
-        progress: (@Sendable (CurlProgress) -> Void)? = nil
+        _ urlRequest: URLRequest, bodyFile: URL? = nil, download: DownloadTarget? = nil,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) throws -> Result<TransportResponse, TransportError> {
         let done = expectation(description: "completion")
         let box = Locked<Result<TransportResponse, TransportError>?>(nil)
-        _ = transport.execute(
-            TransportRequest(urlRequest: urlRequest, deadline: 20, maximumResponseSize: 1 << 20), body: body,
-            destination: destination, progress: progress
-        ) { result in
-            box.set(result)
+        let request = TransportRequest(
+            urlRequest: urlRequest, deadline: 20, maximumResponseSize: 1 << 20, bodyFile: bodyFile, download: download,
+            onProgress: progress)
+        _ = transport.execute(request) { result in
+            box.value = result
             done.fulfill()
         }
         wait(for: [done], timeout: 30)
         return try XCTUnwrap(box.value)
+    }
+
+    /// A GET resuming at `offset`, as the client sends it.
+    private func resuming(_ path: String, at offset: Int64) -> URLRequest {
+        var request = URLRequest(url: server.url(path))
+        request.setValue("bytes=\(offset)-", forHTTPHeaderField: "Range")
+        return request
     }
 
     func testThatAFileBodyIsStreamedWithItsLengthAndResentOn307() throws {
@@ -66,32 +73,34 @@ final class CurlStreamingTests: XCTestCase {
         let file = directory.appendingPathComponent("body.bin")
         try TestServer.patternBytes(count: 3_000_000).write(to: file)
         for path in ["/upload", "/moved"] {
-            let sent = Locked<Int64>(0)
+            let sent = Locked<TransferProgress?>(nil)
             let result = try run(
-                URLRequest(url: server.url(path)).with(method: "POST"), body: .file(file, length: 3_000_000),
-                progress: { sent.set($0.sent) })
+                URLRequest(url: server.url(path)).with(method: "POST"), bodyFile: file, progress: { sent.value = $0 })
             let answer = try JSONDecoder().decode([String: JSONValue].self, from: result.get().data)
             XCTAssertEqual(answer, ["count": 3_000_000, "same": true], path)
-            XCTAssertEqual(sent.value, 3_000_000, path)
+            XCTAssertEqual(sent.value?.bytesSent, 3_000_000, path)
+            XCTAssertEqual(sent.value?.totalBytesToSend, 3_000_000, path)
         }
     }
 
     func testThatA2xxBodyStreamsToAFileAndOtherBodiesStayInMemory() throws {
         let file = directory.appendingPathComponent("download.bin")
-        let received = Locked<CurlProgress?>(nil)
-        let result = try run(
-            URLRequest(url: server.url("/redirect/1")).with(method: "GET"), to: .file(file, resumeFrom: nil))
+        let received = Locked<TransferProgress?>(nil)
+        let result = try run(URLRequest(url: server.url("/redirect/1")), download: DownloadTarget(fileURL: file))
         XCTAssertEqual(try result.get().response.statusCode, 200)
+        XCTAssertEqual(try result.get().fileURL, file)
         XCTAssertTrue(try Data(contentsOf: file).starts(with: Data(#"{"args""#.utf8)), "the 302 body is not written")
         // Larger than the in-memory cap (1 MiB), with and without a Content-Length.
         for path in ["/bytes/5000000?chunk=70000", "/bytes/5000000"] {
-            let big = try run(URLRequest(url: server.url(path)), to: .file(file, resumeFrom: nil)) { received.set($0) }
+            let big = try run(URLRequest(url: server.url(path)), download: DownloadTarget(fileURL: file)) {
+                received.value = $0
+            }
             XCTAssertEqual(try big.get().data.count, 0, path)
             XCTAssertEqual(try Data(contentsOf: file), TestServer.patternBytes(count: 5_000_000), path)
-            XCTAssertEqual(received.value?.received, 5_000_000, path)
+            XCTAssertEqual(received.value?.bytesReceived, 5_000_000, path)
         }
         let missing = directory.appendingPathComponent("missing.bin")
-        let notFound = try run(URLRequest(url: server.url("/status/404")), to: .file(missing, resumeFrom: nil))
+        let notFound = try run(URLRequest(url: server.url("/status/404")), download: DownloadTarget(fileURL: missing))
         XCTAssertEqual(try notFound.get().response.statusCode, 404)
         XCTAssertFalse(FileManager.default.fileExists(atPath: missing.path), "no file for a 404")
     }
@@ -101,21 +110,24 @@ final class CurlStreamingTests: XCTestCase {
         let full = TestServer.patternBytes(count: 300_000)
         try full.prefix(120_000).write(to: file)
         XCTAssertEqual(
-            try run(URLRequest(url: server.url("/ranged")), to: .file(file, resumeFrom: 120_000)).get().response
+            try run(resuming("/ranged", at: 120_000), download: DownloadTarget(fileURL: file, resumeOffset: 120_000))
+                .get().response
                 .statusCode, 206)
         XCTAssertEqual(try Data(contentsOf: file), full)
         // The server ignores the range: the file is replaced, not appended to.
         try full.prefix(120_000).write(to: file)
         server.route("/ranged") { _ in .response(status: 200, headers: [], body: full) }
         XCTAssertEqual(
-            try run(URLRequest(url: server.url("/ranged")), to: .file(file, resumeFrom: 120_000)).get().response
+            try run(resuming("/ranged", at: 120_000), download: DownloadTarget(fileURL: file, resumeOffset: 120_000))
+                .get().response
                 .statusCode, 200)
         XCTAssertEqual(try Data(contentsOf: file), full)
         // A 206 for another offset would corrupt the file.
         server.route("/ranged") { request in
             Self.ranged(TestRequest(method: "GET", target: "/", headers: [("Range", "bytes=7-")]), total: 300_000)
         }
-        let wrong = try run(URLRequest(url: server.url("/ranged")), to: .file(file, resumeFrom: 120_000))
+        let wrong = try run(
+            resuming("/ranged", at: 120_000), download: DownloadTarget(fileURL: file, resumeOffset: 120_000))
         XCTAssertEqual(wrong.failureReason, .badResponse)
     }
 }

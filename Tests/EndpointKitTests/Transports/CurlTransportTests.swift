@@ -33,7 +33,7 @@ final class CurlTransportTests: XCTestCase {
         let box = Locked<Result<TransportResponse, TransportError>?>(nil)
         let request = TransportRequest(urlRequest: urlRequest, deadline: deadline, maximumResponseSize: 1 << 26)
         _ = (transport ?? self.transport).execute(request) { result in
-            box.set(result)
+            box.value = result
             done.fulfill()
         }
         wait(for: [done], timeout: 15)
@@ -59,6 +59,9 @@ final class CurlTransportTests: XCTestCase {
     }
 
     func testThatRepeatedResponseHeadersAreJoinedAndLargeBodiesArriveIntact() throws {
+        var configuration = CurlTransport.Configuration()
+        configuration.cookieStorage = nil  // the cookies below stay out of the shared storage
+        transport = try CurlTransport(configuration: configuration)
         server.route("/cookies") { _ in
             .response(
                 status: 200, headers: [("Set-Cookie", "a=1"), ("X-Tag", "x"), ("set-cookie", "b=2")], body: Data())
@@ -80,7 +83,7 @@ final class CurlTransportTests: XCTestCase {
             TransportRequest(
                 urlRequest: URLRequest(url: server.url("/fault/stall")), deadline: 30, maximumResponseSize: 10)
         ) { result in
-            if case .failure(let error) = result { reason.set(error.reason) }
+            if case .failure(let error) = result { reason.value = error.reason }
             done.fulfill()
         }
         XCTAssertTrue(server.waitForRequestCount(atLeast: 1, timeout: 10))

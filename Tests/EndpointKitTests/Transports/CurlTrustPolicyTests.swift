@@ -30,7 +30,7 @@ final class CurlTrustPolicyTests: XCTestCase {
         let request = TransportRequest(
             urlRequest: URLRequest(url: fixture.url(served, host: host)), deadline: 10, maximumResponseSize: 1 << 20)
         _ = transport.execute(request) { result in
-            box.set(result)
+            box.value = result
             done.fulfill()
         }
         wait(for: [done], timeout: 15)
@@ -144,7 +144,7 @@ final class CurlTrustPolicyTests: XCTestCase {
                 maximumResponseSize: 1 << 20)
             _ = transport.execute(request) { result in
                 if let data = try? result.get().data, let answer = try? JSONDecoder().decode(Answer.self, from: data) {
-                    answers.set(answers.value + [answer])
+                    answers.value = answers.value + [answer]
                 }
                 done.fulfill()
             }
@@ -163,7 +163,7 @@ final class CurlTrustPolicyTests: XCTestCase {
             TransportRequest(
                 urlRequest: URLRequest(url: fixture.url(.leaf)), deadline: 10, maximumResponseSize: 1 << 20)
         ) { result in
-            if case .failure(let error) = result { reason.set(error.reason) }
+            if case .failure(let error) = result { reason.value = error.reason }
             done.fulfill()
         }
         wait(for: [done], timeout: 15)

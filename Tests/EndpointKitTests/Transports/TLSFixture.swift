@@ -203,7 +203,7 @@ final class TLSFixture: @unchecked Sendable {
             {
                 bytes.append(byte)
             }
-            line.set(String(decoding: bytes, as: UTF8.self))
+            line.value = String(decoding: bytes, as: UTF8.self)
             ready.signal()
         }
         guard ready.wait(timeout: .now() + 20) == .success, let text = line.value, !text.isEmpty else {

@@ -85,7 +85,7 @@ extension TransportConformanceTests {
                 TransportRequest(
                     urlRequest: URLRequest(url: server.url("/fault/stall")), deadline: 10, maximumResponseSize: 1000)
             ) { result in
-                if case .failure(let error) = result { reasons.set(reasons.value + [error.reason]) }
+                if case .failure(let error) = result { reasons.value = reasons.value + [error.reason] }
                 cancelled.fulfill()
             }
             let others = expectation(description: "others")

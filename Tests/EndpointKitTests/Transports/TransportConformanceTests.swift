@@ -69,7 +69,7 @@ final class TransportConformanceTests: LoopbackTestCase {
         _ = transport.execute(TransportRequest(urlRequest: urlRequest, deadline: deadline, maximumResponseSize: limit))
         {
             result in
-            box.set(result)
+            box.value = result
             done.fulfill()
         }
         wait(for: [done], timeout: 15)
@@ -246,15 +246,4 @@ extension URLRequest {
         copy.httpMethod = method
         return copy
     }
-}
-
-/// A value shared across threads in tests.
-final class Locked<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Value
-
-    init(_ value: Value) { stored = value }
-
-    var value: Value { lock.withLock { stored } }
-    func set(_ value: Value) { lock.withLock { stored = value } }
 }

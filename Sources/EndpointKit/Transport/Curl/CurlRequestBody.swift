@@ -7,8 +7,8 @@ enum CurlRequestBody: Sendable {
     case none
     /// These bytes (libcurl copies them: `COPYPOSTFIELDS`).
     case data(Data)
-    /// `length` bytes streamed from a file, never held in memory; sent with a `Content-Length`.
-    case file(URL, length: Int64)
+    /// A file's bytes, streamed, never held in memory; sent with its `Content-Length`.
+    case file(URL)
 
     /// The bytes of a `.data` body.
     var data: Data? {
@@ -26,14 +26,21 @@ enum CurlRequestBody: Sendable {
 /// An open file being streamed as a request body by libcurl's read callback.
 struct CurlUploadFile {
     private(set) var descriptor: Int32
+    /// The file's size when it was opened.
+    let length: Int64
 
     /// Opens the file.
-    /// - Throws: ``TransportError`` if it cannot be read.
+    /// - Throws: ``TransportError/Reason/localFileError`` if it cannot be read.
     init(_ url: URL) throws(TransportError) {
         descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            throw TransportError(.other, message: "Cannot read the body file \(url.path) (errno \(errno)).")
+        var status = stat()
+        guard descriptor >= 0, fstat(descriptor, &status) == 0 else {
+            let error = errno
+            if descriptor >= 0 { POSIXFile.closeFile(descriptor) }
+            throw TransportError(
+                .localFileError, message: "Cannot read the body file \(url.path) (errno \(error)).")
         }
+        length = Int64(status.st_size)
     }
 
     /// Fills `buffer`; libcurl's `CURL_READFUNC_ABORT` on a read error.

@@ -30,7 +30,7 @@ extension CurlTransfer {
         options.set(CurlOption.acceptEncoding, "")
         options.set(CurlOption.httpVersion, CurlOption.Value.http2OverTLS)
         options.set(CurlOption.errorBuffer, UnsafeRawPointer(errorBuffer))
-        if case .memory = destination { options.set(CurlOption.maxFileSizeLarge, Int64(limit)) }
+        if download == nil { options.set(CurlOption.maxFileSizeLarge, Int64(limit)) }
         if remaining != Int.max { options.set(CurlOption.timeoutMilliseconds, remaining) }
         options.set(CurlOption.connectTimeoutMilliseconds, min(remaining, settings.connectTimeoutMilliseconds))
         installCallbacks(&options)
@@ -64,14 +64,13 @@ extension CurlTransfer {
             let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
             return transfer.receive(headerLine: UnsafeRawBufferPointer(start: data, count: size * count))
         }
-        guard progress != nil else { return }
+        // Download progress is reported as bytes are written; libcurl's counter serves uploads.
+        guard onProgress != nil, requestBody.hasBytes else { return }
         options.set(CurlOption.noProgress, 0)
         options.set(CurlOption.progressData, context)
-        options.setProgressCallback { context, downloadTotal, downloadNow, uploadTotal, uploadNow in
+        options.setProgressCallback { context, _, _, uploadTotal, uploadNow in
             guard let context else { return 0 }
-            Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue().report(
-                CurlProgress(
-                    sent: uploadNow, totalToSend: uploadTotal, received: downloadNow, totalToReceive: downloadTotal))
+            Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue().reportSent(uploadNow, of: uploadTotal)
             return 0
         }
     }
@@ -83,7 +82,7 @@ extension CurlTransfer {
             options.set(CurlOption.httpGet, 1)
         case ("HEAD", _):
             options.set(CurlOption.noBody, 1)
-        case (_, .file(let url, let length)):
+        case (_, .file(let url)):
             if upload == nil {
                 do {
                     upload = try CurlUploadFile(url)
@@ -91,6 +90,7 @@ extension CurlTransfer {
                     return error
                 }
             }
+            let length = upload?.length ?? 0
             options.set(CurlOption.readData, UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()))
             options.setCallback(CurlOption.readFunction) { buffer, size, count, context in
                 guard let context else { return 0x1000_0000 }  // CURL_READFUNC_ABORT
@@ -136,8 +136,10 @@ extension CurlTransfer {
             list = ek_curl_slist_append(list, header.line)
         }
         let hasContentType = names.contains("content-type")
-        if let storage = settings.cookieStorage, let url = request.url,
-            request.value(forHTTPHeaderField: "Cookie") == nil,
+        // A request that carries its own Cookie header manages cookies itself, on every hop (the
+        // redirect policy may have dropped that header on the way to another origin).
+        if let storage = settings.cookieStorage, let url = request.url, !names.contains("cookie"),
+            original.value(forHTTPHeaderField: "Cookie") == nil,
             let cookies = storage.cookies(for: url), !cookies.isEmpty,
             let header = HTTPCookie.requestHeaderFields(with: cookies)["Cookie"]
         {
@@ -145,9 +147,6 @@ extension CurlTransfer {
         }
         // No `Expect: 100-continue` round trip; no form content type the request did not ask for.
         list = ek_curl_slist_append(list, "Expect:")
-        if case .file(_, resumeFrom: let offset?) = destination {
-            list = ek_curl_slist_append(list, "Range: bytes=\(offset)-")
-        }
         if !hasContentType, requestBody.hasBytes { list = ek_curl_slist_append(list, "Content-Type:") }
         headerList = list
         options.set(CurlOption.httpHeader, UnsafeRawPointer(list))

@@ -10,8 +10,9 @@ import FoundationNetworking
 /// What it adds over ``URLSessionTransport`` on Linux:
 /// - every ``ServerTrustPolicy``: custom roots, pinned certificates, pinned public keys;
 /// - a true total deadline (`CURLOPT_TIMEOUT_MS`) and a connect timeout;
-/// - redirects followed here (``Configuration/maximumRedirects``), never carrying
-///   `Authorization` or `Cookie` to another origin;
+/// - redirects followed here under the request's ``RedirectPolicy`` (307/308 resend their body,
+///   also a body streamed from a file);
+/// - uploads streamed from a file, downloads written to a file (resumed `206`s appended), progress;
 /// - a 401 with `WWW-Authenticate` is an ordinary response (no hang);
 /// - speed: one event-loop thread drives a multi handle, with connection reuse, HTTP/2 where the
 ///   server offers it, and decompression of gzip, deflate, brotli and zstd bodies.
@@ -30,9 +31,6 @@ public final class CurlTransport: Transport {
     public struct Configuration: Sendable {
         /// How servers' certificates are checked. ``ServerTrustPolicy/system`` by default.
         public var serverTrustPolicy: ServerTrustPolicy
-        /// The most redirects followed for one request; more fail with
-        /// ``TransportError/Reason/tooManyRedirects``. 0 returns redirects as responses. 10 by default.
-        public var maximumRedirects: Int
         /// The longest wait for a connection (DNS, TCP and TLS), in seconds; the request's total
         /// deadline still applies. 30 by default.
         public var connectTimeout: TimeInterval
@@ -40,8 +38,9 @@ public final class CurlTransport: Transport {
         /// default) sends `<process name> EndpointKit libcurl/<version>`; an empty string, or one
         /// with CR or LF, sends none.
         public var userAgent: String?
-        /// Where cookies are stored and read, as URLSession does: `Set-Cookie` answers are saved,
-        /// and requests without their own `Cookie` header send the matching cookies.
+        /// Where cookies are stored and read, as URLSession does: `Set-Cookie` answers are saved
+        /// (also on redirects), and requests that do not set their own `Cookie` header send the
+        /// matching cookies on every hop.
         /// `HTTPCookieStorage.shared` by default (shared with URLSession); `nil` for none.
         public var cookieStorage: HTTPCookieStorage?
 
@@ -50,7 +49,6 @@ public final class CurlTransport: Transport {
         ///   by default.
         public init(serverTrustPolicy: ServerTrustPolicy = .system) {
             self.serverTrustPolicy = serverTrustPolicy
-            maximumRedirects = 10
             connectTimeout = 30
             cookieStorage = .shared
         }
@@ -59,7 +57,6 @@ public final class CurlTransport: Transport {
     /// What every transfer of this transport is configured with.
     struct Settings: Sendable {
         let trust: CurlTrustOptions
-        let maximumRedirects: Int
         let connectTimeoutMilliseconds: Int
         let cookieStorage: HTTPCookieStorage?
         /// Header lines added when the request lacks that header (name lowercased, line).
@@ -79,7 +76,6 @@ public final class CurlTransport: Transport {
         self.configuration = configuration
         settings = Settings(
             trust: try CurlTrustOptions(configuration.serverTrustPolicy),
-            maximumRedirects: max(0, configuration.maximumRedirects),
             connectTimeoutMilliseconds: Int(max(0.001, min(configuration.connectTimeout, 86_400)) * 1000),
             cookieStorage: configuration.cookieStorage,
             defaultHeaders: Self.defaultHeaders(userAgent: configuration.userAgent))
@@ -108,26 +104,11 @@ public final class CurlTransport: Transport {
     /// removed by the event loop).
     public var activeTransferCount: Int { loop.liveTransferCount }
 
-    /// Starts a transfer; see ``Transport/execute(_:completion:)``.
+    /// Starts a transfer; see ``Transport/execute(_:completion:)``. Honours every field of the
+    /// request: deadline, size cap, body file, download target, progress and redirect policy
+    /// (`priority` is not used: libcurl has no priority between transfers).
     public func execute(
         _ request: TransportRequest, completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
-    ) -> any TransportTask {
-        execute(request, body: nil, destination: .memory, progress: nil, completion: completion)
-    }
-
-    /// Starts a transfer with a streamed body, a file destination or progress reports: the
-    /// building blocks of uploads, downloads and resume.
-    /// - Parameters:
-    ///   - request: The request; its `httpBody` is used unless `body` is given.
-    ///   - body: The body, e.g. `.file(url, length:)` to stream a file; `nil` for `httpBody`.
-    ///   - destination: Memory, or a file (2xx bodies only; resumed with `Range` when asked).
-    ///   - progress: Called on the event-loop thread when the byte counts change.
-    ///   - completion: Called once; for a file destination `data` is empty unless the status was
-    ///     not 2xx.
-    func execute(
-        _ request: TransportRequest, body: CurlRequestBody?, destination: CurlResponseBody.Destination,
-        progress: (@Sendable (CurlProgress) -> Void)?,
-        completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
     ) -> any TransportTask {
         guard let scheme = request.urlRequest.url?.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             return fail(
@@ -136,10 +117,7 @@ public final class CurlTransport: Transport {
                     message: "Only http and https URLs are supported (\(request.urlRequest.url?.scheme ?? "none"))."),
                 completion)
         }
-        guard
-            let transfer = CurlTransfer(
-                request: request, body: body, destination: destination, progress: progress, settings: settings,
-                loop: loop, completion: completion)
+        guard let transfer = CurlTransfer(request: request, settings: settings, loop: loop, completion: completion)
         else {
             return fail(TransportError(.other, message: "curl_easy_init failed."), completion)
         }

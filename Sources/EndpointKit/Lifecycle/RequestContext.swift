@@ -1,0 +1,66 @@
+/// What interceptors and plugins know about the send they are looking at.
+public struct RequestContext: Sendable {
+    /// The send's handle identifier (``RequestHandle/id``).
+    public let id: UInt64
+    /// The endpoint's type name, for example `"GetUser"`.
+    public let endpoint: String
+    /// The HTTP method.
+    public let method: HTTPMethod
+    /// The request's tag, if any.
+    public let tag: String?
+    /// The attempt number, from 1.
+    public let attempt: Int
+    /// Why each earlier attempt failed, oldest first.
+    public let previousFailures: [APIFailure]
+    /// Whether the request wants the activity indicator (see ``APIRequest/showsActivityIndicator``).
+    public let showsActivityIndicator: Bool
+
+    /// Creates a context. The client does this; tests of interceptors and plugins may too.
+    public init(
+        id: UInt64, endpoint: String, method: HTTPMethod, tag: String?, attempt: Int, previousFailures: [APIFailure],
+        showsActivityIndicator: Bool
+    ) {
+        self.id = id
+        self.endpoint = endpoint
+        self.method = method
+        self.tag = tag
+        self.attempt = attempt
+        self.previousFailures = previousFailures
+        self.showsActivityIndicator = showsActivityIndicator
+    }
+}
+
+/// A failed attempt: a "no" from the server, or no usable answer.
+public enum APIFailure: Error, Sendable, CustomStringConvertible {
+    /// The server answered "no".
+    case server(ServerFailure)
+    /// No usable answer.
+    case transport(TransportError)
+
+    /// The HTTP status, when the server answered.
+    public var statusCode: Int? {
+        switch self {
+        case .server(let failure): return failure.statusCode
+        case .transport(let error): return error.metadata?.statusCode
+        }
+    }
+
+    /// The failure's own description.
+    public var description: String {
+        switch self {
+        case .server(let failure): return failure.description
+        case .transport(let error): return error.description
+        }
+    }
+}
+
+extension APIResult {
+    /// The failure, or `nil` on success.
+    public var failure: APIFailure? {
+        switch self {
+        case .success: return nil
+        case .serverFailure(let failure): return .server(failure)
+        case .transportError(let error): return .transport(error)
+        }
+    }
+}

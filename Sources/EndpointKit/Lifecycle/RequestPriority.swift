@@ -1,0 +1,19 @@
+/// How urgent a request is, like YTKNetwork's `requestPriority`; mapped to the transport task's
+/// priority (`URLSessionTask.priority`).
+public enum RequestPriority: Sendable, Hashable, Comparable {
+    /// Prefetching, analytics.
+    case low
+    /// The default.
+    case normal
+    /// What the user is waiting for.
+    case high
+
+    /// The value used for `URLSessionTask.priority` (0 to 1).
+    public var taskPriority: Float {
+        switch self {
+        case .low: return 0.25
+        case .normal: return 0.5
+        case .high: return 0.75
+        }
+    }
+}

@@ -1,0 +1,140 @@
+#if canImport(CCurlShim)
+import CCurlShim
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Receiving: the callbacks libcurl calls on the loop thread, and what a finished hop leads to.
+extension CurlTransfer {
+    /// Header callback: one line of the head. When the final head is complete, the redirect policy
+    /// is asked (a followed redirect's body is dropped) or the body writer is set up.
+    func receive(headerLine line: UnsafeRawBufferPointer) -> Int {
+        guard head.consume(line), head.statusCode >= 200, receiveFailure == nil else { return line.count }
+        storeCookies()
+        do throws(TransportError) {
+            if let proposed = try HTTPRedirect.proposedRequest(
+                after: request, status: head.statusCode, location: head.value(for: "Location"))
+            {
+                switch redirectPolicy.decide(
+                    original: original, status: head.statusCode, proposed: proposed, count: redirectCount + 1)
+                {
+                case .follow(let next):
+                    redirectStep = .follow(next)
+                    return line.count
+                case .fail(let reason, let message):
+                    redirectStep = .finish(.failure(TransportError(reason, message: message)))
+                    return 0
+                case .stop:
+                    break
+                }
+            }
+            let response = try makeResponse()
+            try writer.begin(response)
+            self.response = response
+            progress.bytesReceived = writer.received
+            progress.totalBytesToReceive = writer.expectedTotal
+            onProgress?(progress)
+        } catch {
+            receiveFailure = error
+            return 0
+        }
+        return line.count
+    }
+
+    /// Write callback: body bytes; returning less than given aborts the transfer.
+    func receive(body bytes: UnsafeRawBufferPointer) -> Int {
+        if case .follow = redirectStep { return bytes.count }
+        guard receiveFailure == nil else { return 0 }
+        guard let base = bytes.baseAddress else { return bytes.count }
+        do throws(TransportError) {
+            try writer.append(Data(bytes: base, count: bytes.count))
+        } catch {
+            receiveFailure = error
+            return 0
+        }
+        if let onProgress {
+            progress.bytesReceived = writer.received
+            onProgress(progress)
+        }
+        return bytes.count
+    }
+
+    /// Read callback: the next part of a file body.
+    func send(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        upload?.read(into: buffer) ?? 0
+    }
+
+    /// Transfer-info callback: upload progress (download progress is reported as bytes are written).
+    func reportSent(_ sent: Int64, of total: Int64) {
+        guard sent > progress.bytesSent, let onProgress else { return }
+        progress.bytesSent = sent
+        progress.totalBytesToSend = total > 0 ? total : nil
+        onProgress(progress)
+    }
+
+    /// Decides what comes after libcurl reported `code` for the current hop.
+    func step(after code: Int32) -> Step {
+        if let redirectStep { return redirectStep }
+        if let receiveFailure { return .finish(.failure(receiveFailure)) }
+        guard code == 0 else {
+            if code == 63 {  // CURLE_FILESIZE_EXCEEDED: a Content-Length over the cap.
+                return .finish(
+                    .failure(
+                        TransportError(
+                            .responseTooLarge(limit: limit), message: "The response body is larger than \(limit) bytes."
+                        )
+                    ))
+            }
+            let error = CurlError(
+                code: Int(code), summary: CurlLibrary.describe(code), detail: String(cString: errorBuffer))
+            return .finish(.failure(TransportError(curlError: error, url: request.url)))
+        }
+        do throws(TransportError) {
+            let response = try finalResponse()
+            let body = try writer.finish()
+            return .finish(.success(TransportResponse(response: response, data: body.data, fileURL: body.fileURL)))
+        } catch {
+            return .finish(.failure(error))
+        }
+    }
+
+    /// The response made when the head ended, or made now (a head libcurl ended without a body).
+    private func finalResponse() throws(TransportError) -> HTTPURLResponse {
+        if let response { return response }
+        return try makeResponse()
+    }
+
+    private func makeResponse() throws(TransportError) -> HTTPURLResponse {
+        guard let url = request.url,
+            let response = HTTPURLResponse(
+                url: url, statusCode: head.statusCode, httpVersion: httpVersion(), headerFields: head.dictionary)
+        else {
+            throw TransportError(.badResponse, message: "The response has no valid status (\(head.statusCode)).")
+        }
+        return response
+    }
+
+    /// Saves the head's `Set-Cookie` fields, also those of a redirect (a login often sets its
+    /// session cookie on the 302).
+    private func storeCookies() {
+        guard let storage = settings.cookieStorage, let url = request.url,
+            head.fields.contains(where: { $0.name.utf8.count == 10 && $0.name.lowercased() == "set-cookie" })
+        else { return }
+        let cookies = HTTPCookie.cookies(withResponseHeaderFields: head.dictionary, for: url)
+        storage.setCookies(cookies, for: url, mainDocumentURL: nil)
+    }
+
+    private func httpVersion() -> String {
+        var version = 0
+        _ = ek_curl_easy_getinfo_long(easy, CurlOption.Info.httpVersion, &version)
+        switch version {
+        case 1: return "HTTP/1.0"
+        case 3: return "HTTP/2"
+        case 30: return "HTTP/3"
+        default: return "HTTP/1.1"
+        }
+    }
+}
+#endif

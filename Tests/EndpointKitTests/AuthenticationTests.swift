@@ -1,0 +1,142 @@
+import EndpointKit
+import EndpointKitTestServer
+import Foundation
+import XCTest
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Interceptors: adapting requests, and one token refresh for many concurrent 401s.
+final class AuthenticationTests: LoopbackTestCase {
+    private func makeAuth(
+        refreshes: Counter, succeed: Bool = true, initial: String? = "old"
+    )
+        -> AuthenticationInterceptor<String>
+    {
+        AuthenticationInterceptor<String>(
+            credential: initial,
+            apply: { token, request in request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") },
+            refresh: { _ in
+                refreshes.increment()
+                try await Task.sleep(nanoseconds: 200_000_000)
+                guard succeed else { throw URLError(.userAuthenticationRequired) }
+                return "new"
+            })
+    }
+
+    private func routeRequiringNewToken() {
+        server.route("/item") { request in
+            request.header("Authorization") == "Bearer new"
+                ? .json(["id": 1, "name": "secret"])
+                : .json(["message": "expired"], status: 401)
+        }
+    }
+
+    func testThatOneHundredConcurrent401sRefreshOnceAndAllReplay() async {
+        routeRequiringNewToken()
+        let refreshes = Counter()
+        let auth = makeAuth(refreshes: refreshes)
+        let client = makeClient { $0.interceptors = [auth] }
+        let results = await withTaskGroup(of: APIResult<Item>.self) { group in
+            for _ in 0..<100 { group.addTask { await client.send(GetItem()) } }
+            var results: [APIResult<Item>] = []
+            for await result in group { results.append(result) }
+            return results
+        }
+        XCTAssertEqual(results.count, 100)
+        XCTAssertEqual(results.filter { $0.value?.name == "secret" }.count, 100)
+        XCTAssertEqual(refreshes.total, 1)
+        XCTAssertEqual(auth.credential, "new")
+        XCTAssertTrue(client.inFlightRequests.isEmpty)
+    }
+
+    func testThatAFailedRefreshFailsEveryRequestOnceWithoutLooping() async {
+        routeRequiringNewToken()
+        let refreshes = Counter()
+        let auth = makeAuth(refreshes: refreshes, succeed: false)
+        let client = makeClient { $0.interceptors = [auth] }
+        let results = await withTaskGroup(of: APIResult<Item>.self) { group in
+            for _ in 0..<20 { group.addTask { await client.send(GetItem()) } }
+            var results: [APIResult<Item>] = []
+            for await result in group { results.append(result) }
+            return results
+        }
+        XCTAssertEqual(results.compactMap { $0.serverFailure?.statusCode }, Array(repeating: 401, count: 20))
+        XCTAssertEqual(refreshes.total, 1)
+        // Later 401s with the same credential do not start refresh after refresh.
+        _ = await client.send(GetItem())
+        XCTAssertEqual(refreshes.total, 1)
+    }
+
+    func testThatAServerThatAlwaysSays401CannotCauseARefreshLoop() async {
+        server.route("/item") { _ in .status(401) }
+        let refreshes = Counter()
+        let client = makeClient { $0.interceptors = [self.makeAuth(refreshes: refreshes)] }
+        let result = await client.send(GetItem())
+        XCTAssertEqual(result.serverFailure?.statusCode, 401)
+        XCTAssertEqual(refreshes.total, 1)
+        XCTAssertEqual(server.requestCount, 2)
+    }
+
+    func testThatAMissingCredentialIsFetchedBeforeTheFirstRequest() async {
+        routeRequiringNewToken()
+        let refreshes = Counter()
+        let client = makeClient { $0.interceptors = [self.makeAuth(refreshes: refreshes, initial: nil)] }
+        let result = await client.send(GetItem())
+        XCTAssertEqual(result.value?.name, "secret")
+        XCTAssertEqual(server.requestCount, 1)
+    }
+
+    func testThatAnAdapterCanAddAReloadableHeader() async throws {
+        let token = Locked("t1")
+        let client = makeClient {
+            $0.interceptors = [
+                RequestAdapter { request, _ in
+                    var request = request
+                    request.setValue(token.value, forHTTPHeaderField: "X-Token")
+                    return request
+                }
+            ]
+        }
+        let first = try await client.value(for: EchoRequest())
+        token.value = "t2"
+        let second = try await client.value(for: EchoRequest())
+        XCTAssertEqual([first.headers["x-token"], second.headers["x-token"]], ["t1", "t2"])
+    }
+
+    func testThatAThrowingInterceptorFailsTheRequestAsNotBuilt() async {
+        let client = makeClient {
+            $0.interceptors = [RequestAdapter { _, _ in throw CocoaError(.userCancelled) }]
+        }
+        let result = await client.send(EchoRequest())
+        XCTAssertEqual(result.transportReason, .requestBuildFailed)
+        XCTAssertEqual(server.requestCount, 0)
+    }
+
+    func testThatAnInterceptorThatNeverReturnsIsBoundedByTheTimeout() async {
+        let client = makeClient {
+            $0.interceptors = [
+                RequestAdapter { request, _ in
+                    try await Task.sleep(nanoseconds: 60_000_000_000)
+                    return request
+                }
+            ]
+        }
+        let started = Date()
+        let result = await client.send(GetItem(timeout: 0.5))
+        XCTAssertEqual(result.transportReason, .timedOut)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 10)
+    }
+}
+
+/// A value behind a lock, for test state shared with `@Sendable` closures.
+final class Locked<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value
+    init(_ value: Value) { stored = value }
+    var value: Value {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+}
