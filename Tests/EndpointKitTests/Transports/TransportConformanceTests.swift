@@ -60,19 +60,19 @@ final class TransportConformanceTests: LoopbackTestCase {
 
     /// Runs one request on the transport itself (no client), waiting (bounded) for its completion.
     func execute(
-        _ urlRequest: URLRequest, deadline: TimeInterval? = 10, limit: Int = 1 << 26
-    )
-        -> Result<TransportResponse, TransportError>?
-    {
+        _ urlRequest: URLRequest, deadline: TimeInterval? = 10, limit: Int = 1 << 26, bodyFile: URL? = nil,
+        download: DownloadTarget? = nil, progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) -> Result<TransportResponse, TransportError>? {
         let done = expectation(description: "transport completion")
         let box = Locked<Result<TransportResponse, TransportError>?>(nil)
-        _ = transport.execute(TransportRequest(urlRequest: urlRequest, deadline: deadline, maximumResponseSize: limit))
-        {
-            result in
+        let request = TransportRequest(
+            urlRequest: urlRequest, deadline: deadline, maximumResponseSize: limit, bodyFile: bodyFile,
+            download: download, onProgress: progress)
+        _ = transport.execute(request) { result in
             box.value = result
             done.fulfill()
         }
-        wait(for: [done], timeout: 15)
+        wait(for: [done], timeout: 30)
         return box.value
     }
 
