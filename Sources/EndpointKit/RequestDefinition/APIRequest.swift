@@ -52,6 +52,10 @@ public protocol APIRequest: Sendable {
     var priority: RequestPriority { get }
     /// Whether ``ActivityIndicatorPlugin`` counts this request (a HUD flag). `true` by default.
     var showsActivityIndicator: Bool { get }
+    /// Whether this request shares one network call with identical requests in flight (same
+    /// method, URL, headers and body); each caller still gets its own result. `true` by default
+    /// for `GET` and `HEAD`, `false` otherwise.
+    var coalescesIdenticalRequests: Bool { get }
 
     /// Transforms the raw body before validation and decoding, for example to decrypt it.
     /// Returns the body unchanged by default.
@@ -95,6 +99,8 @@ extension APIRequest {
     public var priority: RequestPriority { .normal }
     /// `true`.
     public var showsActivityIndicator: Bool { true }
+    /// `true` for `GET` and `HEAD`.
+    public var coalescesIdenticalRequests: Bool { method == .get || method == .head }
     /// Returns `data` unchanged.
     public func transformBody(_ data: Data, response: HTTPURLResponse) throws -> Data { data }
 }
