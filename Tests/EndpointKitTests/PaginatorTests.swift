@@ -46,6 +46,20 @@ final class PaginatorTests: LoopbackTestCase {
 
     private var everyID: [Int] { Array(0..<Self.total) }
 
+    /// A page-number route without paging information whose page `special` answers `firstAnswer`
+    /// the first time it is asked, and its items after that.
+    private func routeNumbered(_ path: String, page special: Int, firstAnswer: TestResponse) {
+        let asked = Counter()
+        server.route(path) { request in
+            let page = Int(request.queryValue("page") ?? "") ?? 0
+            if page == special {
+                asked.increment()
+                if asked.value() == 1 { return firstAnswer }
+            }
+            return .json(["status": 200, "result": Self.items(from: (page - 1) * 10, count: 10)])
+        }
+    }
+
     func testThatPageNumbersLoadEveryItemOnceInOrderAndStopAtTheEnd() async throws {
         let paginator = Paginator(client: client, request: NumberedItems())
         var numbers: [Int] = []
@@ -148,15 +162,7 @@ final class PaginatorTests: LoopbackTestCase {
     }
 
     func testThatRefreshCancelsANextPageInFlight() async {
-        let stalls = Counter()
-        server.route("/stall-page-2") { request in
-            let page = Int(request.queryValue("page") ?? "") ?? 0
-            if page == 2, stalls.value() == 0 {
-                stalls.increment()
-                return .stall
-            }
-            return .json(["status": 200, "result": Self.items(from: (page - 1) * 10, count: 10)])
-        }
+        routeNumbered("/stall-page-2", page: 2, firstAnswer: .stall)
         let paginator = Paginator(client: client, request: NumberedItems(path: "/stall-page-2"))
         _ = await paginator.loadFirstPage()
         let next = Task { await paginator.loadNextPage() }
@@ -172,16 +178,7 @@ final class PaginatorTests: LoopbackTestCase {
     }
 
     func testThatAFailedPageCanBeLoadedAgainAndFailsTheSequence() async {
-        let failures = Counter()
-        server.route("/flaky") { request in
-            let page = Int(request.queryValue("page") ?? "") ?? 0
-            if page == 3, failures.value() == 0 {
-                failures.increment()
-                return .status(500)
-            }
-            let start = (page - 1) * 10
-            return .json(["status": 200, "result": Self.items(from: start, count: 10)])
-        }
+        routeNumbered("/flaky", page: 3, firstAnswer: .status(500))
         let paginator = Paginator(client: client, request: NumberedItems(path: "/flaky"))
         var seen = 0
         do {

@@ -21,9 +21,6 @@ final class RequestCoalescer: Transport {
         self.transport = transport
     }
 
-    /// The number of shared transfers in flight (for tests).
-    var flightCount: Int { flights.withLock { $0.count } }
-
     func execute(
         _ request: TransportRequest, completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
     ) -> any TransportTask {
