@@ -19,13 +19,25 @@ let package = Package(
         .target(name: "EndpointKitTestServer"),
         .executableTarget(
             name: "EndpointKitDemo",
-            dependencies: ["EndpointKit", "EndpointKitTestServer"]
+            dependencies: ["EndpointKit", "EndpointKitTesting", "EndpointKitTestServer"]
         ),
         .testTarget(
             name: "EndpointKitTests",
             dependencies: ["EndpointKit", "EndpointKitTesting", "EndpointKitTestServer", "EndpointKitXML"]
         ),
         .testTarget(name: "EndpointKitTestServerTests", dependencies: ["EndpointKitTestServer"]),
+        // The testing kit's own tests, in XCTest and Swift Testing.
+        .testTarget(
+            name: "EndpointKitTestingTests",
+            dependencies: ["EndpointKit", "EndpointKitTesting", "EndpointKitTestServer"],
+            exclude: ["Fixtures"]
+        ),
+        // A sample app's tests, written the way a user of EndpointKitTesting would write them.
+        .testTarget(
+            name: "SampleAppTests",
+            dependencies: ["EndpointKit", "EndpointKitTesting", "EndpointKitTestServer"],
+            exclude: ["Fixtures"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

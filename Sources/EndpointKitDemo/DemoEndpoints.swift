@@ -1,4 +1,5 @@
 import EndpointKit
+import EndpointKitTesting
 import Foundation
 
 // Endpoints of the demo, in both styles. Each works against the embedded server and httpbin.
@@ -50,4 +51,10 @@ struct TransferRequest: APIRequest {
     var envelope: (any ResponseEnvelope)? {
         KeyPathEnvelope(status: "json.status", success: [0], payload: "json.data", payloadStringIsFailureMessage: true)
     }
+}
+
+/// The search endpoint's example answer, declared next to it (Moya's `sampleData`): the demo's
+/// last step and the tests answer from it with no network.
+extension SearchRequest: SampleResponseProviding {
+    var sampleResponse: StubResponse { .json(#"{"args":{"q":"sample","tag":["offline"]}}"#) }
 }

@@ -1,6 +1,7 @@
 import Dispatch
 import EndpointKit
 import EndpointKitTestServer
+import EndpointKitTesting
 import Foundation
 
 // endpointkit-demo: shows a success, a server failure and a transport error through a closure, a
@@ -44,6 +45,10 @@ while let argument = arguments.popFirst() {
             exit(2)
         }
         baseURL = url
+    case "--connectivity":
+        // Prints what ConnectivityMonitor sees here (the tests run it inside a network namespace).
+        print(ConnectivityMonitor.probe() == .online ? "online" : "offline")
+        exit(0)
     case "--help", "-h":
         print("usage: endpointkit-demo [--base-url URL]   (default: an embedded loopback server)")
         exit(0)
@@ -120,6 +125,19 @@ if case .serverFailure(let failure) = refused, failure.kind == .businessStatus {
         && allOK
 } else {
     allOK = report("async", "expected a business failure, got \(refused)", ok: false) && allOK
+}
+
+// 5. Samples: the same endpoint answered from its declared sample response, with no network.
+let sampled = APIClient(
+    configuration: .init(
+        baseURL: URL(string: "https://api.invalid"), transport: StubTransport(answersFromSamples: true)))
+switch await sampled.send(SearchRequest(term: "anything")) {
+case .success(let value, _):
+    allOK =
+        report("samples", "answered from SearchRequest.sampleResponse: args \(JSONValue.object(value.args))", ok: true)
+        && allOK
+case let other:
+    allOK = report("samples", "expected the sample, got \(other)", ok: false) && allOK
 }
 
 embedded?.stop()

@@ -100,7 +100,7 @@ final class BuiltinRouteTests: XCTestCase {
         XCTAssertEqual(result.status, 200)
         XCTAssertEqual(result.json["path"] as? String, "/delay/300")
         XCTAssertGreaterThanOrEqual(seconds, 0.29)
-        XCTAssertLessThan(seconds, 3)
+        XCTAssertLessThan(seconds, 20, "bounded")
     }
 
     func testDripSendsChunksOverTime() throws {
@@ -111,6 +111,6 @@ final class BuiltinRouteTests: XCTestCase {
         XCTAssertNil(result.error)
         XCTAssertEqual(result.text, "chunk 0\nchunk 1\nchunk 2\nchunk 3\n")
         XCTAssertGreaterThanOrEqual(seconds, 0.29)
-        XCTAssertLessThan(seconds, 3)
+        XCTAssertLessThan(seconds, 20, "bounded")
     }
 }

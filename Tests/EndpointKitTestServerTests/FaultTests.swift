@@ -32,7 +32,7 @@ final class FaultTests: XCTestCase {
         assertURLError(result, "/fault/stall")
         XCTAssertEqual((result.error as? URLError)?.code, .timedOut)
         XCTAssertGreaterThan(seconds, 0.9, "the server must really stall")
-        XCTAssertLessThan(seconds, 4)
+        XCTAssertLessThan(seconds, 15, "bounded: the client gave up")
         // The client gave up and closed; the stalled server side notices and closes too.
         XCTAssertTrue(server.waitForOpenConnectionCount(atMost: 0, timeout: 3))
     }
@@ -88,7 +88,7 @@ final class FaultTests: XCTestCase {
     func testDelayedFaultDoesNotBlockOtherConnections() throws {
         let server = try TestServer()
         defer { server.stop() }
-        server.route("/slow") { _ in .delayed(3, .text("slow")) }
+        server.route("/slow") { _ in .delayed(20, .text("slow")) }
         let slowSession = makeSession()
         let slowDone = DispatchSemaphore(value: 0)
         slowSession.dataTask(with: server.url("/slow")) { _, _, _ in slowDone.signal() }.resume()
@@ -96,7 +96,8 @@ final class FaultTests: XCTestCase {
         let seconds = elapsed {
             for _ in 0..<5 { XCTAssertEqual(fetch(server.url("/echo"), session: makeSession()).status, 200) }
         }
-        XCTAssertLessThan(seconds, 2.5, "fast requests must not wait for the delayed one")
+        XCTAssertLessThan(seconds, 15, "fast requests must not wait for the 20 s delayed one")
+        slowSession.invalidateAndCancel()
         XCTAssertEqual(slowDone.wait(timeout: .now() + 8), .success)
     }
 }

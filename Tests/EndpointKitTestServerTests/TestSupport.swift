@@ -130,9 +130,16 @@ final class RawClient {
     }
 
     /// Whether the server closed the connection (end of stream) within the receive timeout.
+    /// Whether the peer closed the connection: reads (and discards) until end of stream, giving up
+    /// after a few receive timeouts.
     func isClosedByPeer() -> Bool {
         var byte: UInt8 = 0
-        return recv(fd, &byte, 1, 0) == 0
+        for _ in 0..<20 {
+            let count = recv(fd, &byte, 1, 0)
+            if count == 0 { return true }
+            if count < 0, errno != EAGAIN, errno != EWOULDBLOCK, errno != EINTR { return true }  // reset: closed too
+        }
+        return false
     }
 
     /// Reads one response; the body is framed by Content-Length or chunked encoding (or, if

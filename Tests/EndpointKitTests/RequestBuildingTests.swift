@@ -7,7 +7,8 @@ import XCTest
 import FoundationNetworking
 #endif
 
-/// Request building with no network at all: URL, query, headers, body.
+/// Request building with no network at all: URL, query, headers, body. What a request sends is
+/// checked with EndpointKitTesting's contracts; exact bytes where the encoding itself is the point.
 final class RequestBuildingTests: XCTestCase {
     private func makeClient(_ configure: (inout APIClient.Configuration) -> Void = { _ in }) -> APIClient {
         var configuration = APIClient.Configuration(
@@ -25,10 +26,9 @@ final class RequestBuildingTests: XCTestCase {
         var baseURL: URL?
     }
 
-    func testThatPathIsAppendedToBaseURLPath() throws {
-        let request = try makeClient().urlRequest(for: Endpoint())
-        XCTAssertEqual(request.url?.absoluteString, "https://api.example.com/v1/things")
-        XCTAssertEqual(request.httpMethod, "GET")
+    func testThatPathIsAppendedToBaseURLPath() {
+        let contract = EndpointContract(method: .get, url: "https://api.example.com/v1/things", body: .empty)
+        assertEndpoint(Endpoint(), matches: contract, client: makeClient())
     }
 
     func testThatInterpolatedPathValuesCannotChangeThePath() throws {
@@ -39,8 +39,10 @@ final class RequestBuildingTests: XCTestCase {
         XCTAssertEqual(("/users/\(dots)" as RequestPath).encoded, "/users/%2E%2E")
         let query = "a?b#c d%"
         XCTAssertEqual(("/q/\(query)" as RequestPath).encoded, "/q/a%3Fb%23c%20d%25")
-        let request = try makeClient().urlRequest(for: Endpoint(path: "/users/\(hostile)"))
-        XCTAssertEqual(request.url?.absoluteString, "https://api.example.com/v1/users/..%2Fadmin")
+        assertEndpoint(
+            Endpoint(path: "/users/\(hostile)"),
+            matches: EndpointContract(url: "https://api.example.com/v1/users/..%2Fadmin"),
+            client: makeClient())
         XCTAssertEqual(RequestPath(segments: ["a/b", "c"]).encoded, "/a%2Fb/c")
         let trusted = "x/y"
         XCTAssertEqual(("/files/\(raw: trusted)" as RequestPath).encoded, "/files/x/y")
@@ -67,31 +69,41 @@ final class RequestBuildingTests: XCTestCase {
         XCTAssertEqual(request.url?.query, "i=3&d=1.5&t=true&f=false&s=x&v=42")
     }
 
-    func testThatCommonParametersComeFirstInEveryRequest() throws {
+    func testThatCommonParametersComeFirstInEveryRequest() {
         let client = makeClient { $0.commonParameters = ["app": "demo", "v": 3] }
-        let request = try client.urlRequest(for: Endpoint(parameters: .query(["page": 2])))
-        XCTAssertEqual(request.url?.query, "app=demo&v=3&page=2")
+        let contract = EndpointContract(query: ["app": "demo", "v": 3, "page": 2], queryOrder: .exact)
+        assertEndpoint(Endpoint(parameters: .query(["page": 2])), matches: contract, client: client)
     }
 
-    func testThatMethodDependentParametersGoToQueryForGETAndFormBodyForPOST() throws {
-        let get = try makeClient().urlRequest(for: Endpoint(method: .get, parameters: ["a": 1, "b": "two words"]))
-        XCTAssertEqual(get.url?.query, "a=1&b=two%20words")
-        XCTAssertNil(get.httpBody)
+    func testThatMethodDependentParametersGoToQueryForGETAndFormBodyForPOST() {
+        let get = EndpointContract(
+            method: .get, query: ["a": 1, "b": "two words"], queryOrder: .exact, body: .empty)
+        assertEndpoint(
+            Endpoint(method: .get, parameters: ["a": 1, "b": "two words"]), matches: get, client: makeClient())
 
-        let post = try makeClient().urlRequest(for: Endpoint(method: .post, parameters: ["a": 1, "b": "two words"]))
-        XCTAssertNil(post.url?.query)
-        XCTAssertEqual(post.httpBody.map { String(decoding: $0, as: UTF8.self) }, "a=1&b=two%20words")
-        XCTAssertEqual(
-            post.value(forHTTPHeaderField: "Content-Type"), "application/x-www-form-urlencoded; charset=utf-8")
+        let post = EndpointContract(
+            method: .post, url: "https://api.example.com/v1/things",
+            headers: ["Content-Type": "application/x-www-form-urlencoded; charset=utf-8"],
+            body: .form(["a": 1, "b": "two words"], order: .exact))
+        assertEndpoint(
+            Endpoint(method: .post, parameters: ["a": 1, "b": "two words"]), matches: post, client: makeClient())
     }
 
-    func testThatEncodableBodyIsJSON() throws {
+    func testThatEncodableBodyIsJSON() {
+        let contract = EndpointContract(
+            headers: ["Content-Type": "application/json"], body: .json(#"{"id":1,"name":"a"}"#))
+        assertEndpoint(
+            Endpoint(method: .post, parameters: .json(Item(id: 1, name: "a"))), matches: contract, client: makeClient())
+    }
+
+    func testThatTheClientsEncoderEncodesBodies() throws {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
+        encoder.keyEncodingStrategy = .convertToSnakeCase
         let client = makeClient { $0.encoder = encoder }
-        let request = try client.urlRequest(for: Endpoint(method: .post, parameters: .json(Item(id: 1, name: "a"))))
-        XCTAssertEqual(request.httpBody.map { String(decoding: $0, as: UTF8.self) }, #"{"id":1,"name":"a"}"#)
-        XCTAssertEqual(request.value(forHTTPHeaderField: "Content-Type"), "application/json")
+        let contract = EndpointContract(body: .json(["item_id": 1]))
+        assertEndpoint(
+            Endpoint(method: .post, parameters: .json(CamelCased(itemId: 1))), matches: contract,
+            client: client)
     }
 
     func testThatDictionaryBodiesAreJSON() throws {
@@ -112,24 +124,23 @@ final class RequestBuildingTests: XCTestCase {
         }
     }
 
-    func testThatRawDataKeepsItsContentTypeAndQueryIsCombined() throws {
+    func testThatRawDataKeepsItsContentTypeAndQueryIsCombined() {
         let parameters = RequestParameters.data(Data([1, 2, 3]), contentType: "application/octet-stream")
             .appendingQuery(["v": 2])
-        let request = try makeClient().urlRequest(for: Endpoint(method: .post, parameters: parameters))
-        XCTAssertEqual(request.httpBody, Data([1, 2, 3]))
-        XCTAssertEqual(request.value(forHTTPHeaderField: "Content-Type"), "application/octet-stream")
-        XCTAssertEqual(request.url?.query, "v=2")
+        let contract = EndpointContract(
+            query: ["v": 2], headers: ["Content-Type": "application/octet-stream"], body: .data(Data([1, 2, 3])))
+        assertEndpoint(Endpoint(method: .post, parameters: parameters), matches: contract, client: makeClient())
     }
 
-    func testThatRequestHeadersOverrideDefaultsCaseInsensitively() throws {
+    func testThatRequestHeadersOverrideDefaultsCaseInsensitively() {
         let client = makeClient { $0.defaultHeaders = ["Accept": "application/json", "X-App": "demo"] }
-        let request = try client.urlRequest(
-            for: Endpoint(
-                method: .post, parameters: .json(["a": 1]),
-                headers: ["accept": "text/plain", "Content-Type": "application/vnd+json"]))
-        XCTAssertEqual(request.value(forHTTPHeaderField: "Accept"), "text/plain")
-        XCTAssertEqual(request.value(forHTTPHeaderField: "X-App"), "demo")
-        XCTAssertEqual(request.value(forHTTPHeaderField: "Content-Type"), "application/vnd+json")
+        let endpoint = Endpoint(
+            method: .post, parameters: .json(["a": 1]),
+            headers: ["accept": "text/plain", "Content-Type": "application/vnd+json"])
+        let contract = EndpointContract(
+            headers: ["Accept": "text/plain", "X-App": "demo", "Content-Type": "application/vnd+json"],
+            body: .json(["a": 1]))
+        assertEndpoint(endpoint, matches: contract, client: client)
     }
 
     func testThatHeaderInjectionIsRejected() {
@@ -155,14 +166,16 @@ final class RequestBuildingTests: XCTestCase {
         }
     }
 
-    func testThatRequestBaseURLOverridesClient() throws {
-        let request = try makeClient().urlRequest(for: Endpoint(baseURL: URL(string: "http://other.test:8080/api?x=1")))
-        XCTAssertEqual(request.url?.absoluteString, "http://other.test:8080/api/things")
+    func testThatRequestBaseURLOverridesClient() {
+        assertEndpoint(
+            Endpoint(baseURL: URL(string: "http://other.test:8080/api?x=1")),
+            matches: EndpointContract(url: "http://other.test:8080/api/things"), client: makeClient())
     }
 
-    func testThatSubclassRequestsBuildLikeStructs() throws {
-        let request = try makeClient().urlRequest(for: ItemRequest(itemID: 5))
-        XCTAssertEqual(request.url?.absoluteString, "https://api.example.com/v1/items/5")
+    func testThatSubclassRequestsBuildLikeStructs() {
+        assertEndpoint(
+            ItemRequest(itemID: 5), matches: EndpointContract(method: .get, url: "https://api.example.com/v1/items/5"),
+            client: makeClient())
     }
 
     func testThatTimeoutComesFromRequestThenClient() throws {
@@ -178,4 +191,9 @@ final class RequestBuildingTests: XCTestCase {
         headers["C"] = "4"
         XCTAssertEqual(headers.map(\.name), ["a", "C"])
     }
+}
+
+/// A body whose key the client's encoder renames.
+private struct CamelCased: Encodable, Sendable {
+    let itemId: Int
 }

@@ -92,7 +92,7 @@ final class ResultClassificationTests: LoopbackTestCase {
         server.route("/item") { _ in .stall }
         let started = Date()
         XCTAssertEqual(sendAndWait(GetItem(timeout: 0.5))?.transportReason, .timedOut)
-        XCTAssertLessThan(Date().timeIntervalSince(started), 5)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 9, "the 0.5 s deadline, not the 10 s client timeout")
     }
 
     func testThatAStallAfterHeadersTimesOut() throws {

@@ -39,6 +39,19 @@ extension APIClient {
         public var interceptors: [any RequestInterceptor]
         /// Plugins that observe every request. None by default.
         public var plugins: [any APIPlugin]
+        /// How redirects are followed. ``RedirectPolicy/default`` (10 hops, no https-to-http,
+        /// credentials dropped across origins, body kept on 307/308).
+        public var redirectPolicy: RedirectPolicy
+        /// The response cache; `nil` (no caching) by default.
+        public var cache: ResponseCache?
+        /// The cache policy of requests that do not set one. ``CachePolicy/default`` by default.
+        public var cachePolicy: CachePolicy
+        /// Watches the network; with ``failsFastWhenOffline`` requests fail at once (or are
+        /// answered from the cache) while it reports no connection. `nil` by default.
+        public var connectivity: ConnectivityMonitor?
+        /// Whether requests fail with ``TransportError/Reason/notConnected`` without trying while
+        /// ``connectivity`` reports no connection. `false` by default.
+        public var failsFastWhenOffline: Bool
         /// Where resumable downloads keep their partial files until they complete. A folder in the
         /// temporary directory by default.
         public var partialDownloadsDirectory: URL
@@ -63,6 +76,11 @@ extension APIClient {
             retryPolicy = .none
             interceptors = []
             plugins = []
+            redirectPolicy = .default
+            cache = nil
+            cachePolicy = .default
+            connectivity = nil
+            failsFastWhenOffline = false
             partialDownloadsDirectory = FileManager.default.temporaryDirectory
                 .appendingPathComponent("EndpointKit-PartialDownloads", isDirectory: true)
         }

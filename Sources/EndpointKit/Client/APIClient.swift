@@ -95,12 +95,12 @@ public final class APIClient: Sendable {
     /// delivery. `deliver` is called exactly once, on an internal queue.
     func perform<Request: APIRequest>(
         _ request: Request, delegate explicitDelegate: (any APIRequestDelegate)?,
-        progress: (@Sendable (TransferProgress) -> Void)?,
+        progress: (@Sendable (TransferProgress) -> Void)?, cacheMode: CachePolicy.Mode? = nil,
         deliver: @escaping @Sendable (APIResult<Request.Response>) -> Void
     ) -> RequestHandle {
         let delegates = [explicitDelegate.map(WeakDelegate.init), (request as? any DelegatingRequest)?.weakDelegate]
             .compactMap { $0 }
-        let execution = RequestExecution(client: self, request: request) { result in
+        let execution = RequestExecution(client: self, request: request, cacheModeOverride: cacheMode) { result in
             deliver(result)
             guard !delegates.isEmpty else { return }
             DispatchQueue.main.async {

@@ -11,7 +11,7 @@ import FoundationNetworking
 /// Every phase checks the handle first: once the request completed or was cancelled, nothing
 /// else is delivered. Interceptor calls are bounded by the request's timeout.
 final class RequestExecution<Request: APIRequest>: Sendable {
-    private struct State {
+    struct State {
         var attempt = 0
         var failures: [APIFailure] = []
         var timer: (any DispatchSourceTimer)?
@@ -19,21 +19,29 @@ final class RequestExecution<Request: APIRequest>: Sendable {
         var temporaryFiles: [URL] = []
         var download: (partial: PartialDownload, offset: Int64)?
         var restartedDownload = false
+        var caching: RequestCaching?
+        var cacheEntry: CachedResponse?
     }
 
     let handle: RequestHandle
-    private let client: APIClient
-    private let request: Request
+    let client: APIClient
+    let request: Request
     private let emit: @Sendable (APIResult<Request.Response>) -> Void
     private let policy: RetryPolicy
     private let timeout: TimeInterval
     private let started = DispatchTime.now()
-    private let state = Locked(State())
+    let state = Locked(State())
+    /// Overrides the cache mode (the background refresh of ``CachePolicy/Mode/cacheThenRefresh``).
+    let cacheModeOverride: CachePolicy.Mode?
 
     /// The most attempts a request makes, whatever interceptors ask (guards against loops).
     private static var attemptCap: Int { 20 }
 
-    init(client: APIClient, request: Request, emit: @escaping @Sendable (APIResult<Request.Response>) -> Void) {
+    init(
+        client: APIClient, request: Request, cacheModeOverride: CachePolicy.Mode? = nil,
+        emit: @escaping @Sendable (APIResult<Request.Response>) -> Void
+    ) {
+        self.cacheModeOverride = cacheModeOverride
         self.client = client
         self.request = request
         self.emit = emit
@@ -42,7 +50,7 @@ final class RequestExecution<Request: APIRequest>: Sendable {
         handle = RequestHandle(tag: request.tag, endpoint: String(describing: Request.self))
     }
 
-    private var configuration: APIClient.Configuration { client.configuration }
+    var configuration: APIClient.Configuration { client.configuration }
 
     func start() {
         client.registry.insert(handle)
@@ -117,7 +125,13 @@ final class RequestExecution<Request: APIRequest>: Sendable {
 
     private func send(_ built: URLRequestBuilder.Built, context: RequestContext) {
         guard handle.isRunning else { return }
-        let urlRequest = built.urlRequest
+        var conditional = built.urlRequest
+        if context.attempt == 1, let cached = consultCache(&conditional) { return finish(cached) }
+        let urlRequest = conditional
+        if configuration.failsFastWhenOffline, configuration.connectivity?.status == .offline {
+            return finish(
+                .transportError(TransportError(.notConnected, message: "The connectivity monitor reports no network.")))
+        }
         for plugin in configuration.plugins { plugin.willSend(urlRequest, context: context) }
         let download = state.withLock { $0.download }
         let reporter = handle.progressReporter
@@ -130,21 +144,26 @@ final class RequestExecution<Request: APIRequest>: Sendable {
                     download.partial.record(response)
                 }
             },
-            onProgress: { reporter.report($0) })
+            onProgress: { reporter.report($0) }, redirectPolicy: configuration.redirectPolicy,
+            endpoint: request)
         let processor = ResponseProcessor(configuration: configuration, request: request, urlRequest: urlRequest)
         let task = client.transport(for: request).execute(transportRequest) { [self] outcome in
             guard handle.isRunning else { return }
             client.processingQueue.async { [self] in
                 guard handle.isRunning else { return }
                 for plugin in configuration.plugins { plugin.didReceive(outcome, for: urlRequest, context: context) }
-                let result = processor.process(outcome, elapsed: elapsed)
+                let (adjusted, source) = revalidated(outcome)
+                let result = processor.process(adjusted, elapsed: elapsed).from(source)
+                if source == .network, result.isSuccess, case .success(let response) = adjusted {
+                    state.withLock { $0.caching }?.store(response, for: urlRequest)
+                }
                 evaluate(result, urlRequest: urlRequest, context: context)
             }
         }
         handle.attach(task)
     }
 
-    private var elapsed: TimeInterval {
+    var elapsed: TimeInterval {
         Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
     }
 
@@ -290,7 +309,8 @@ final class RequestExecution<Request: APIRequest>: Sendable {
 
     // MARK: - Completion
 
-    private func finish(_ result: APIResult<Request.Response>) {
+    func finish(_ result: APIResult<Request.Response>) {
+        let result = offlineFallback(for: result)
         guard handle.markCompleted() else { return }
         stopWaiting()
         complete(with: result)

@@ -52,6 +52,9 @@ public protocol APIRequest: Sendable {
     var priority: RequestPriority { get }
     /// Whether ``ActivityIndicatorPlugin`` counts this request (a HUD flag). `true` by default.
     var showsActivityIndicator: Bool { get }
+    /// How this request uses the client's ``ResponseCache``, overriding the client's default
+    /// policy. `nil` by default.
+    var cachePolicy: CachePolicy? { get }
     /// Whether this request shares one network call with identical requests in flight (same
     /// method, URL, headers and body); each caller still gets its own result. `true` by default
     /// for `GET` and `HEAD`, `false` otherwise.
@@ -99,6 +102,8 @@ extension APIRequest {
     public var priority: RequestPriority { .normal }
     /// `true`.
     public var showsActivityIndicator: Bool { true }
+    /// `nil`: the client's default cache policy.
+    public var cachePolicy: CachePolicy? { nil }
     /// `true` for `GET` and `HEAD`.
     public var coalescesIdenticalRequests: Bool { method == .get || method == .head }
     /// Returns `data` unchanged.

@@ -76,6 +76,10 @@ open class BaseRequest<Response: Sendable>: APIRequest, DelegatingRequest {
     /// unless overridden.
     nonisolated open var coalescesIdenticalRequests: Bool { method == .get || method == .head }
 
+    /// The cache policy (YTK's `cacheTimeInSeconds`, `cacheVersion`...). `nil` (the client's)
+    /// unless overridden.
+    nonisolated open var cachePolicy: CachePolicy? { nil }
+
     /// Transforms the raw body before decoding. Returns it unchanged unless overridden.
     nonisolated open func transformBody(_ data: Data, response: HTTPURLResponse) throws -> Data { data }
 

@@ -18,6 +18,8 @@ public struct ResponseMetadata: Sendable {
     /// What the response envelope reported (business status, message, page information), when the
     /// response went through an envelope.
     public internal(set) var envelope: EnvelopeInfo?
+    /// Where the response came from: the network, the cache, or the cache after a `304`.
+    public internal(set) var source: ResponseSource = .network
 
     /// Creates metadata. Transports and test doubles use this.
     public init(

@@ -36,6 +36,9 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
         case requestBuildFailed
         /// A local file could not be read or written (disk full, permissions, a missing folder).
         case localFileError
+        /// The request may only be answered from the cache (``CachePolicy/Mode/cacheOnly``), and
+        /// nothing usable is cached.
+        case notCached
         /// The URL's scheme or form is not supported by the transport.
         case unsupportedURL
         /// Any other failure reported by the transport.

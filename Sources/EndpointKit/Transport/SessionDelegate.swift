@@ -34,6 +34,19 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         completionHandler(transfer.didReceive(response: response) ? .allow : .cancel)
     }
 
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        guard let transfer = transfer(for: task) else {
+            completionHandler(nil)
+            return
+        }
+        let (next, failure) = transfer.redirect(status: response.statusCode, proposed: request)
+        completionHandler(next)
+        if let failure { transfer.fail(failure) }
+    }
+
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         transfer(for: dataTask)?.didReceive(data: data)
     }

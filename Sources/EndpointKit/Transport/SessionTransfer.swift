@@ -16,24 +16,38 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
         var isFinished = false
         var challengeCancelled = false
         var timer: (any DispatchSourceTimer)?
+        var redirects = 0
+        var task: URLSessionTask?
+        var unregister: (@Sendable () -> Void)?
+        var followUp: URLRequest?
     }
 
-    private let task: URLSessionTask
     private let url: URL?
     private let completion: @Sendable (Result<TransportResponse, TransportError>) -> Void
     private let onProgress: (@Sendable (TransferProgress) -> Void)?
     private let state: Locked<State>
-    private let onFinish: @Sendable () -> Void
+    private let original: URLRequest
+    private let redirectPolicy: RedirectPolicy
 
     private static let timerQueue = DispatchQueue(label: "EndpointKit.deadlines")
 
-    init(
-        task: URLSessionTask, request: TransportRequest, onFinish: @escaping @Sendable () -> Void,
-        completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
-    ) {
-        self.onFinish = onFinish
-        self.task = task
+    /// The transfer's priority.
+    let priority: RequestPriority
+    private let hasBody: Bool
+    private let download: DownloadTarget?
+    private let limit: Int
+    /// Starts a new task for a request the transfer resends itself (307/308 with a body on Linux).
+    var onFollowUp: (@Sendable (SessionTransfer, URLRequest) -> Void)?
+
+    init(request: TransportRequest, completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void)
+    {
         url = request.urlRequest.url
+        priority = request.priority
+        hasBody = request.urlRequest.httpBody != nil || request.bodyFile != nil
+        download = request.download
+        limit = request.maximumResponseSize
+        original = request.urlRequest
+        redirectPolicy = request.redirectPolicy
         onProgress = request.onProgress
         self.completion = completion
         state = Locked(
@@ -56,7 +70,18 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
 
     /// Ends the transfer with `error` now and cancels the underlying task.
     func fail(_ error: TransportError) {
-        if finish(.failure(error)) { task.cancel() }
+        if finish(.failure(error)) { state.withLock { $0.task }?.cancel() }
+    }
+
+    /// Makes `task` the transfer's current task; `false` (and the task is not started) when the
+    /// transfer already finished.
+    func attach(_ task: URLSessionTask, unregister: @escaping @Sendable () -> Void) -> Bool {
+        state.withLock { state in
+            guard !state.isFinished else { return false }
+            state.task = task
+            state.unregister = unregister
+            return true
+        }
     }
 
     func didReceive(response: URLResponse) -> Bool {
@@ -113,11 +138,38 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
         if let progress { onProgress?(progress) }
     }
 
+    /// Applies the redirect policy: the request to follow with (or `nil` to stop), and an error
+    /// to fail with after answering URLSession.
+    func redirect(status: Int, proposed: URLRequest) -> (next: URLRequest?, failure: TransportError?) {
+        let count = state.withLock {
+            $0.redirects += 1
+            return $0.redirects
+        }
+        switch redirectPolicy.decide(original: original, status: status, proposed: proposed, count: count) {
+        case .follow(let next):
+            #if canImport(FoundationNetworking)
+            // FoundationNetworking drops the body of a redirected 307/308: stop, and resend it
+            // ourselves once the redirect response is complete.
+            if [307, 308].contains(status), hasBody {
+                state.withLock { $0.followUp = next }
+                return (nil, nil)
+            }
+            #endif
+            return (next, nil)
+        case .stop: return (nil, nil)
+        case .fail(let reason, let message): return (nil, TransportError(reason, message: message))
+        }
+    }
+
     /// Records that an authentication challenge was refused, so the `cancelled` error that follows
     /// is reported as the 401/407 response it really is.
     func didRefuseChallenge() { state.withLock { $0.challengeCancelled = true } }
 
     func didComplete(error: (any Error)?) {
+        if error == nil, let next = takeFollowUp(), let onFollowUp {
+            onFollowUp(self, next)
+            return
+        }
         let (response, refused) = state.withLock { ($0.response, $0.challengeCancelled) }
         if let error, !(refused && response != nil && (error as? URLError)?.code == .cancelled) {
             finish(.failure(TransportError(urlSessionError: error, url: url)))
@@ -143,20 +195,34 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
         }
     }
 
+    /// The request to resend after a 307/308, resetting the body collected for the redirect.
+    private func takeFollowUp() -> URLRequest? {
+        let (next, unregister) = state.withLock { state -> (URLRequest?, (@Sendable () -> Void)?) in
+            guard !state.isFinished, let next = state.followUp else { return (nil, nil) }
+            state.followUp = nil
+            state.response = nil
+            state.writer = ResponseBodyWriter(limit: limit, download: download)
+            return (next, state.unregister)
+        }
+        if next != nil { unregister?() }
+        return next
+    }
+
     @discardableResult
     private func finish(_ result: Result<TransportResponse, TransportError>) -> Bool {
-        let (won, timer) = state.withLock { state -> (Bool, (any DispatchSourceTimer)?) in
-            guard !state.isFinished else { return (false, nil) }
+        let (won, timer, unregister) = state.withLock {
+            state -> (Bool, (any DispatchSourceTimer)?, (@Sendable () -> Void)?) in
+            guard !state.isFinished else { return (false, nil, nil) }
             state.isFinished = true
             let timer = state.timer
             state.timer = nil
             if case .failure = result { state.writer.abandon() }
             state.writer = ResponseBodyWriter(limit: 0, download: nil)
-            return (true, timer)
+            return (true, timer, state.unregister)
         }
         guard won else { return false }
         timer?.cancel()
-        onFinish()
+        unregister?()
         completion(result)
         return true
     }

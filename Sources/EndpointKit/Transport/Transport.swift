@@ -47,13 +47,20 @@ public struct TransportRequest: Sendable {
     public var download: DownloadTarget?
     /// Called with each change in bytes sent or received, on any thread.
     public var onProgress: (@Sendable (TransferProgress) -> Void)?
+    /// How redirects are followed.
+    public var redirectPolicy: RedirectPolicy
+    /// The endpoint the request was built from, when an ``APIClient`` sends it; `nil` otherwise.
+    /// Transports send ``urlRequest`` and need not look at it; test doubles match on it.
+    public var endpoint: (any APIRequest)?
 
     /// Creates a transport request.
     public init(
         urlRequest: URLRequest, deadline: TimeInterval?, maximumResponseSize: Int, priority: RequestPriority = .normal,
         bodyFile: URL? = nil, download: DownloadTarget? = nil,
-        onProgress: (@Sendable (TransferProgress) -> Void)? = nil
+        onProgress: (@Sendable (TransferProgress) -> Void)? = nil, redirectPolicy: RedirectPolicy = .default,
+        endpoint: (any APIRequest)? = nil
     ) {
+        self.redirectPolicy = redirectPolicy
         self.urlRequest = urlRequest
         self.deadline = deadline
         self.maximumResponseSize = maximumResponseSize
@@ -61,6 +68,7 @@ public struct TransportRequest: Sendable {
         self.bodyFile = bodyFile
         self.download = download
         self.onProgress = onProgress
+        self.endpoint = endpoint
     }
 }
 

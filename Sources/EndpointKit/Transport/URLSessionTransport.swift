@@ -49,29 +49,40 @@ public final class URLSessionTransport: Transport {
             DispatchQueue.global().async { completion(.failure(error)) }
             return FinishedTransportTask()
         }
-        var urlRequest = request.urlRequest
+        let transfer = SessionTransfer(request: request, completion: completion)
+        transfer.onFollowUp = { [weak self] transfer, next in
+            self?.start(transfer, sending: next, bodyFile: request.bodyFile)
+        }
+        if let deadline = request.deadline {
+            transfer.armDeadline(after: deadline)
+        }
+        start(transfer, sending: request.urlRequest, bodyFile: request.bodyFile)
+        return transfer
+    }
+
+    /// Creates, registers and resumes a task for the transfer (again, for a redirect it follows
+    /// itself).
+    private func start(_ transfer: SessionTransfer, sending request: URLRequest, bodyFile: URL?) {
+        var urlRequest = request
         #if canImport(FoundationNetworking)
         // FoundationNetworking truncates the idle timeout to whole seconds (0.5 fires at once).
-        // The total deadline below is exact; the idle timeout only needs to be no shorter.
+        // The total deadline is exact; the idle timeout only needs to be no shorter.
         urlRequest.timeoutInterval = max(1, urlRequest.timeoutInterval.rounded(.up))
         #endif
         let task: URLSessionTask
-        if let bodyFile = request.bodyFile {
+        if let bodyFile {
             task = session.uploadTask(with: urlRequest, fromFile: bodyFile)
         } else {
             task = session.dataTask(with: urlRequest)
         }
-        task.priority = request.priority.taskPriority
+        task.priority = transfer.priority.taskPriority
         let identifier = task.taskIdentifier
-        let transfer = SessionTransfer(
-            task: task, request: request, onFinish: { [delegate] in delegate.unregister(identifier) },
-            completion: completion)
         delegate.register(transfer, for: identifier)
-        if let deadline = request.deadline {
-            transfer.armDeadline(after: deadline)
+        guard transfer.attach(task, unregister: { [delegate] in delegate.unregister(identifier) }) else {
+            delegate.unregister(identifier)
+            return
         }
         task.resume()
-        return transfer
     }
 }
 

@@ -1,0 +1,140 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A stored response with what is needed to decide whether it may be used: when it was stored,
+/// until when it is fresh, its validators, its version and the request headers it varies on.
+public struct CachedResponse: Sendable, Hashable, Codable {
+    /// The cache key (method, URL, and credential identity when sensitive data is cached).
+    public let key: String
+    /// The request URL.
+    public let url: URL
+    /// The HTTP status code.
+    public let statusCode: Int
+    /// The response headers.
+    public var headers: [String: String]
+    /// The raw body, as received (before ``APIRequest/transformBody(_:response:)``).
+    public var body: Data
+    /// When it was stored or last revalidated.
+    public var storedAt: Date
+    /// Until when it is fresh; `nil` when it must be revalidated before every use.
+    public var freshUntil: Date?
+    /// The ``CachePolicy/version`` it was stored under.
+    public let version: Int
+    /// The ``CachePolicy/tags`` it was stored with.
+    public let tags: Set<String>
+    /// For each header named in the response's `Vary`, the request's value ("" when absent).
+    public let varyValues: [String: String]
+
+    /// The `ETag` validator.
+    public var etag: String? { header("ETag") }
+    /// The `Last-Modified` validator.
+    public var lastModified: String? { header("Last-Modified") }
+
+    /// A response header, by case-insensitive name.
+    public func header(_ name: String) -> String? {
+        headers.first { $0.key.caseInsensitiveEquals(name) }?.value
+    }
+
+    /// Seconds since it was stored; infinite if the clock went backwards, so entries never become
+    /// immortal.
+    public func age(at now: Date = Date()) -> TimeInterval {
+        let age = now.timeIntervalSince(storedAt)
+        return age >= 0 ? age : .infinity
+    }
+
+    /// Whether it may be used without asking the server.
+    public func isFresh(at now: Date = Date()) -> Bool {
+        guard let freshUntil, now >= storedAt else { return false }
+        return now < freshUntil
+    }
+
+    /// Whether the stored `Vary` values match a request.
+    func matchesVary(of request: URLRequest) -> Bool {
+        varyValues.allSatisfy { name, value in (request.value(forHTTPHeaderField: name) ?? "") == value }
+    }
+
+    /// The stored response as a transport response for `url`.
+    func transportResponse() -> TransportResponse? {
+        guard
+            let response = HTTPURLResponse(
+                url: url, statusCode: statusCode, httpVersion: "HTTP/1.1", headerFields: headers)
+        else { return nil }
+        return TransportResponse(response: response, data: body)
+    }
+
+    /// Builds an entry from a response, or `nil` when the response must not be stored.
+    /// - Parameters:
+    ///   - response: The response received.
+    ///   - request: The request sent (for `Vary`).
+    ///   - key: The cache key.
+    ///   - policy: The request's policy.
+    ///   - isSharedCache: Whether the cache serves several users (`private` is then not stored).
+    ///   - now: The time of storage.
+    public static func make(
+        from response: TransportResponse, request: URLRequest, key: String, policy: CachePolicy, isSharedCache: Bool,
+        now: Date = Date()
+    ) -> CachedResponse? {
+        let http = response.response
+        guard [200, 203, 204].contains(http.statusCode), response.fileURL == nil, let url = http.url ?? request.url
+        else {
+            return nil
+        }
+        let control = CacheControl(http.value(forHTTPHeaderField: "Cache-Control"))
+        let requestControl = CacheControl(request.value(forHTTPHeaderField: "Cache-Control"))
+        guard !control.noStore, !requestControl.noStore, !(isSharedCache && control.isPrivate) else { return nil }
+        let varyNames = (http.value(forHTTPHeaderField: "Vary") ?? "").split(separator: ",")
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        guard !varyNames.contains("*") else { return nil }
+        var varyValues: [String: String] = [:]
+        for name in varyNames { varyValues[name.lowercased()] = request.value(forHTTPHeaderField: name) ?? "" }
+        var headers: [String: String] = [:]
+        for (name, value) in http.allHeaderFields {
+            if let name = name as? String { headers[name] = "\(value)" }
+        }
+        return CachedResponse(
+            key: key, url: url, statusCode: http.statusCode, headers: headers, body: response.data, storedAt: now,
+            freshUntil: freshness(of: http, control: control, policy: policy, isSharedCache: isSharedCache, now: now),
+            version: policy.version, tags: policy.tags, varyValues: varyValues)
+    }
+
+    /// When a response stored `now` stops being fresh (RFC 9111 §4.2.1), or `nil`.
+    static func freshness(
+        of response: HTTPURLResponse, control: CacheControl, policy: CachePolicy, isSharedCache: Bool, now: Date
+    ) -> Date? {
+        if let lifetime = policy.lifetime { return now.addingTimeInterval(lifetime) }
+        guard !control.noCache else { return nil }
+        let age = TimeInterval(response.value(forHTTPHeaderField: "Age") ?? "").map { max(0, $0) } ?? 0
+        if let maxAge = (isSharedCache ? control.sharedMaxAge : nil) ?? control.maxAge {
+            return now.addingTimeInterval(maxAge - age)
+        }
+        if let expiresValue = response.value(forHTTPHeaderField: "Expires") {
+            guard let expires = CacheControl.date(expiresValue) else { return nil }
+            let served = CacheControl.date(response.value(forHTTPHeaderField: "Date")) ?? now
+            return now.addingTimeInterval(expires.timeIntervalSince(served) - age)
+        }
+        return nil
+    }
+
+    /// This entry refreshed by a `304 Not Modified`: new headers merged, new freshness.
+    func refreshed(
+        by notModified: HTTPURLResponse, policy: CachePolicy, isSharedCache: Bool, now: Date = Date()
+    )
+        -> CachedResponse
+    {
+        var copy = self
+        for (name, value) in notModified.allHeaderFields {
+            guard let name = name as? String, name.lowercased() != "content-length" else { continue }
+            copy.headers = copy.headers.filter { !$0.key.caseInsensitiveEquals(name) }
+            copy.headers[name] = "\(value)"
+        }
+        copy.storedAt = now
+        let merged = copy.transportResponse()?.response ?? notModified
+        copy.freshUntil = Self.freshness(
+            of: merged, control: CacheControl(merged.value(forHTTPHeaderField: "Cache-Control")), policy: policy,
+            isSharedCache: isSharedCache, now: now)
+        return copy
+    }
+}

@@ -1,0 +1,167 @@
+import EndpointKit
+import Foundation
+
+/// What a stub answers: an HTTP response (data, JSON, text, a file fixture), a transport error,
+/// or the endpoint's sample response, optionally after a delay.
+///
+/// ```swift
+/// .json(#"{"id":7,"name":"Ada"}"#)
+/// .json(["id": 7, "name": "Ada"], status: 201)
+/// .status(404, body: "no such user")
+/// .fixture(URL(fileURLWithPath: "Fixtures/user.json"))
+/// .failure(.notConnected)
+/// .delayed(0.5, .json("[]"))
+/// .sample                                  // the endpoint's SampleResponseProviding answer
+/// ```
+public struct StubResponse: Sendable, CustomStringConvertible {
+    enum Content: Sendable {
+        case http(status: Int, headers: HTTPHeaders, body: Data)
+        case file(URL, status: Int, headers: HTTPHeaders)
+        case failure(TransportError)
+        case sample(name: String?)
+    }
+
+    let content: Content
+    /// Seconds to wait before answering. 0 unless built with ``delayed(_:_:)``.
+    public private(set) var delay: TimeInterval = 0
+
+    init(_ content: Content) { self.content = content }
+
+    /// A response with these bytes.
+    /// - Parameters:
+    ///   - data: The body.
+    ///   - status: The HTTP status; 200 by default.
+    ///   - headers: Response headers. None by default.
+    public static func data(_ data: Data, status: Int = 200, headers: HTTPHeaders = HTTPHeaders()) -> StubResponse {
+        StubResponse(.http(status: status, headers: headers, body: data))
+    }
+
+    /// A JSON response whose body is `json` as written, with `Content-Type: application/json`.
+    /// - Parameters:
+    ///   - json: The body text.
+    ///   - status: The HTTP status; 200 by default.
+    ///   - headers: More response headers. None by default.
+    public static func json(_ json: String, status: Int = 200, headers: HTTPHeaders = HTTPHeaders()) -> StubResponse {
+        .data(Data(json.utf8), status: status, headers: withContentType("application/json", headers))
+    }
+
+    /// A JSON response from a ``JSONValue`` literal, with `Content-Type: application/json`.
+    /// - Parameters:
+    ///   - value: The body, written with sorted keys.
+    ///   - status: The HTTP status; 200 by default.
+    ///   - headers: More response headers. None by default.
+    public static func json(_ value: JSONValue, status: Int = 200, headers: HTTPHeaders = HTTPHeaders()) -> StubResponse
+    {
+        .json(value.description, status: status, headers: headers)
+    }
+
+    /// A JSON response encoding `value`. A value that cannot be encoded answers with a transport
+    /// error saying so.
+    /// - Parameters:
+    ///   - value: The body.
+    ///   - encoder: The encoder; a `JSONEncoder` with sorted keys by default.
+    ///   - status: The HTTP status; 200 by default.
+    ///   - headers: More response headers. None by default.
+    public static func json<Value: Encodable>(
+        encoding value: Value, encoder: JSONEncoder? = nil, status: Int = 200, headers: HTTPHeaders = HTTPHeaders()
+    ) -> StubResponse {
+        let encoder = encoder ?? sortedEncoder()
+        do {
+            let data = try encoder.encode(value)
+            return .data(data, status: status, headers: withContentType("application/json", headers))
+        } catch {
+            return .failure(.other, message: "The stub body \(Value.self) could not be encoded: \(error)")
+        }
+    }
+
+    /// A UTF-8 text response.
+    /// - Parameters:
+    ///   - text: The body.
+    ///   - status: The HTTP status; 200 by default.
+    ///   - contentType: `text/plain; charset=utf-8` by default.
+    public static func text(
+        _ text: String, status: Int = 200, contentType: String = "text/plain; charset=utf-8"
+    ) -> StubResponse {
+        .data(Data(text.utf8), status: status, headers: ["Content-Type": contentType])
+    }
+
+    /// A response with this HTTP status and, optionally, a text body.
+    /// - Parameters:
+    ///   - code: The HTTP status.
+    ///   - body: The body as UTF-8 text; empty by default.
+    ///   - headers: Response headers. None by default.
+    public static func status(_ code: Int, body: String = "", headers: HTTPHeaders = HTTPHeaders()) -> StubResponse {
+        .data(Data(body.utf8), status: code, headers: headers)
+    }
+
+    /// A response whose body is read from a file when the stub answers. A file that cannot be read
+    /// answers with a transport error naming its path.
+    ///
+    /// Without a `Content-Type` in `headers`, one is chosen from the extension: `json`, `txt`,
+    /// `html`, `xml`, else `application/octet-stream`.
+    /// - Parameters:
+    ///   - url: The file, for example `URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    ///     .appendingPathComponent("Fixtures/user.json")`.
+    ///   - status: The HTTP status; 200 by default.
+    ///   - headers: Response headers. None by default.
+    public static func fixture(_ url: URL, status: Int = 200, headers: HTTPHeaders = HTTPHeaders()) -> StubResponse {
+        StubResponse(.file(url, status: status, headers: withContentType(contentType(of: url), headers)))
+    }
+
+    /// A transport error instead of a response.
+    public static func failure(_ error: TransportError) -> StubResponse { StubResponse(.failure(error)) }
+
+    /// A transport error with this reason.
+    /// - Parameters:
+    ///   - reason: What went wrong, such as `.timedOut` or `.notConnected`.
+    ///   - message: The message; a sentence naming the reason by default.
+    public static func failure(_ reason: TransportError.Reason, message: String? = nil) -> StubResponse {
+        .failure(TransportError(reason, message: message ?? "Stubbed transport error (\(reason))."))
+    }
+
+    /// The ``SampleResponseProviding/sampleResponse`` of the endpoint being answered.
+    public static var sample: StubResponse { StubResponse(.sample(name: nil)) }
+
+    /// One of the ``SampleResponseProviding/sampleResponses`` of the endpoint being answered.
+    public static func sample(_ name: String) -> StubResponse { StubResponse(.sample(name: name)) }
+
+    /// `response`, answered `seconds` later. A request whose deadline comes first times out; a
+    /// cancelled one ends at once.
+    public static func delayed(_ seconds: TimeInterval, _ response: StubResponse) -> StubResponse {
+        var copy = response
+        copy.delay += max(seconds, 0)
+        return copy
+    }
+
+    /// A short description, such as `200, 42 bytes` or `transport error (timedOut)`.
+    public var description: String {
+        let prefix = delay > 0 ? "after \(delay) s, " : ""
+        switch content {
+        case .http(let status, _, let body): return prefix + "\(status), \(body.count) bytes"
+        case .file(let url, let status, _): return prefix + "\(status), file \(url.path)"
+        case .failure(let error): return prefix + "transport error (\(error.reason))"
+        case .sample(let name): return prefix + (name.map { "sample \"\($0)\"" } ?? "sample")
+        }
+    }
+
+    private static func withContentType(_ type: String, _ headers: HTTPHeaders) -> HTTPHeaders {
+        headers["Content-Type"] == nil
+            ? HTTPHeaders([.init(name: "Content-Type", value: type)]).merging(headers) : headers
+    }
+
+    private static func contentType(of url: URL) -> String {
+        switch url.pathExtension.lowercased() {
+        case "json": return "application/json"
+        case "txt": return "text/plain; charset=utf-8"
+        case "html", "htm": return "text/html; charset=utf-8"
+        case "xml": return "application/xml"
+        default: return "application/octet-stream"
+        }
+    }
+
+    private static func sortedEncoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }
+}

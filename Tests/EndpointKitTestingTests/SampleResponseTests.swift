@@ -1,0 +1,58 @@
+import EndpointKit
+import EndpointKitTesting
+import Foundation
+import Testing
+
+/// Sample responses declared next to the endpoint, answered by StubTransport.
+@Suite struct SampleResponseTests {
+    @Test func aStubCanAnswerWithTheEndpointsSample() async throws {
+        let stubs = StubTransport()
+        stubs.stub(.request(GetProfile.self), with: .sample)
+        let profile = try await makeClient(stubs).value(for: GetProfile(id: 3))
+        #expect(profile == Profile(id: 3, name: "Sample"))
+    }
+
+    @Test func aStubCanAnswerWithANamedSampleInASequence() async {
+        let stubs = StubTransport()
+        stubs.stub(.request(GetProfile.self), sequence: [.sample("missing"), .sample])
+        let client = makeClient(stubs)
+        let first = await client.send(GetProfile(id: 3))
+        let second = await client.send(GetProfile(id: 3))
+        #expect(first.serverFailure?.statusCode == 404)
+        #expect(second.value?.name == "Sample")
+    }
+
+    @Test func unmatchedRequestsFallBackToSamplesWhenAsked() async {
+        let stubs = StubTransport(answersFromSamples: true)
+        stubs.stub(.request(GetProfile.self, where: { $0.id == 1 }), with: .json(#"{"id":1,"name":"stubbed"}"#))
+        let client = makeClient(stubs)
+        #expect(await client.send(GetProfile(id: 1)).value?.name == "stubbed")
+        #expect(await client.send(GetProfile(id: 2)).value?.name == "Sample")
+        let noSample = await client.send(SearchProfiles(term: "x"))
+        #expect(noSample.transportError?.message.contains("The endpoint has no sample response.") == true)
+    }
+
+    @Test func subclassRequestsDeclareSamplesToo() async {
+        let stubs = StubTransport(answersFromSamples: true)
+        let result = await makeClient(stubs).send(ProfileRequest(profileID: 9))
+        #expect(result.value == Profile(id: 9, name: "Subclass sample"))
+    }
+
+    @Test func aSampleDelayMeetsTheDeadline() async {
+        let stubs = StubTransport()
+        stubs.stub(.anyRequest, with: .sample("slow"))
+        let result = await makeClient(stubs) { $0.timeout = 0.2 }.send(GetProfile(id: 1))
+        #expect(result.transportError?.reason == .timedOut)
+    }
+
+    @Test func missingSamplesFailWithAnExplanation() async {
+        let stubs = StubTransport()
+        stubs.stub(.request(GetProfile.self), with: .sample("unknown"))
+        stubs.stub(.request(SearchProfiles.self), with: .sample)
+        let client = makeClient(stubs)
+        let unknown = await client.send(GetProfile(id: 1)).transportError?.message
+        let none = await client.send(SearchProfiles(term: "x")).transportError?.message
+        #expect(unknown == #"GetProfile has no sample named "unknown". Samples: missing, slow."#)
+        #expect(none?.hasPrefix("SearchProfiles has no sample response: adopt SampleResponseProviding") == true)
+    }
+}
