@@ -7,8 +7,10 @@ import FoundationNetworking
 /// A ``Transport`` in front of the client's own that lets identical requests in flight share one
 /// transfer.
 ///
-/// Two requests are identical when method, URL, header fields, body, deadline and size cap are
-/// the same; requests with a body file or a download target never share. Every caller keeps its
+/// Two requests are identical when they come from the same endpoint type and have the same
+/// method, URL, header fields, body, deadline and size cap; requests with a body file or a
+/// download target never share. (The endpoint type is part of it so that test doubles answering
+/// by endpoint, such as `StubTransport`, see every endpoint they are asked for.) Every caller keeps its
 /// own pipeline (plugins, validation, decoding, retries) and its own completion: only the bytes
 /// on the wire are shared. A caller that cancels leaves the transfer to the others; the transfer
 /// itself is cancelled only when every caller has cancelled. Once a transfer has completed, the
@@ -65,6 +67,7 @@ final class RequestCoalescer: Transport {
 
     /// What makes two transfers the same.
     struct Key: Hashable {
+        let endpoint: ObjectIdentifier?
         let method: String
         let url: String
         let headers: [String: String]
@@ -78,6 +81,7 @@ final class RequestCoalescer: Transport {
             guard request.bodyFile == nil, request.download == nil, urlRequest.httpBodyStream == nil,
                 let url = urlRequest.url
             else { return nil }
+            endpoint = request.endpoint.map { ObjectIdentifier(type(of: $0)) }
             method = urlRequest.httpMethod ?? "GET"
             self.url = url.absoluteString
             var headers: [String: String] = [:]
