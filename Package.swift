@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "EndpointKit", targets: ["EndpointKit"]),
         .library(name: "EndpointKitTesting", targets: ["EndpointKitTesting"]),
         .executable(name: "endpointkit-demo", targets: ["EndpointKitDemo"]),
+        .executable(name: "endpointkit-bench", targets: ["EndpointKitBench"]),
     ],
     targets: [
         .target(name: "EndpointKit"),
@@ -18,11 +19,18 @@ let package = Package(
             name: "EndpointKitDemo",
             dependencies: ["EndpointKit", "EndpointKitTestServer"]
         ),
+        // `swift run -c release endpointkit-bench`: EndpointKit against hand-written baselines.
+        .executableTarget(
+            name: "EndpointKitBench",
+            dependencies: ["EndpointKit", "EndpointKitTestServer"]
+        ),
         .testTarget(
             name: "EndpointKitTests",
             dependencies: ["EndpointKit", "EndpointKitTesting", "EndpointKitTestServer"]
         ),
         .testTarget(name: "EndpointKitTestServerTests", dependencies: ["EndpointKitTestServer"]),
+        // Depends on the executable so `swift build --build-tests` builds the binary it runs.
+        .testTarget(name: "EndpointKitBenchTests", dependencies: ["EndpointKitBench"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,96 @@
+/// The command line of `endpointkit-bench`, and the request counts and rounds it implies.
+struct BenchOptions: Equatable {
+    /// A short run (under a minute): fewer requests and rounds.
+    var quick = false
+    /// Print one JSON document instead of the table.
+    var json = false
+    /// Scenario names or numbers to run; empty for all.
+    var scenarios: [String] = []
+    /// The largest number of requests any measurement makes (for smoke tests); `nil` for the defaults.
+    var requestCap: Int?
+    /// The number of objects in the decoding payload; `nil` for the default (20,000).
+    var objects: Int?
+    /// Measured rounds per side; `nil` for the defaults.
+    var rounds: Int?
+    /// Hidden: serve the benchmark routes until standard input closes (the child process).
+    var serve = false
+    /// Print the usage and exit.
+    var help = false
+
+    static let usage = """
+        usage: endpointkit-bench [--quick] [--json] [--scenario NAME]... [--requests N] [--objects N] [--rounds N]
+          --quick          a run under a minute (fewer requests and rounds)
+          --json           print a JSON document instead of the table
+          --scenario NAME  run only this scenario (repeatable): \(ScenarioCatalog.names.joined(separator: ", "))
+                           or its number
+          --requests N     make at most N requests in any measurement (smoke tests)
+          --objects N      objects in the decoding payload (default 20000)
+          --rounds N       measured rounds per side (default 5, quick 3)
+        """
+
+    /// Parses the arguments after the program name.
+    /// - Throws: ``BenchError/usage(_:)`` for an unknown flag or a missing or bad value.
+    init(arguments: [String]) throws(BenchError) {
+        var remaining = arguments[...]
+        func count(after flag: String) throws(BenchError) -> Int {
+            guard let text = remaining.popFirst(), let value = Int(text), value > 0 else {
+                throw .usage("\(flag) needs a positive number")
+            }
+            return value
+        }
+        while let argument = remaining.popFirst() {
+            switch argument {
+            case "--quick": quick = true
+            case "--json": json = true
+            case "--serve": serve = true
+            case "--help", "-h": help = true
+            case "--requests": requestCap = try count(after: argument)
+            case "--objects": objects = try count(after: argument)
+            case "--rounds": rounds = try count(after: argument)
+            case "--scenario":
+                guard let name = remaining.popFirst(), ScenarioCatalog.isKnown(name) else {
+                    throw .usage("--scenario needs one of \(ScenarioCatalog.names.joined(separator: ", "))")
+                }
+                scenarios.append(name)
+            default: throw .usage("unknown argument \(argument)")
+            }
+        }
+    }
+
+    /// Whether the scenario with this number and name was asked for.
+    func includes(number: Int, name: String) -> Bool {
+        scenarios.isEmpty || scenarios.contains(name) || scenarios.contains(String(number))
+    }
+
+    /// `count`, lowered to the `--requests` cap.
+    func requests(_ count: Int) -> Int { min(count, requestCap ?? count) }
+
+    /// Requests of scenario 1 (sequential).
+    var sequentialRequests: Int { requests(quick ? 300 : 2000) }
+
+    /// Requests of scenario 2 (concurrent), per in-flight width.
+    var concurrentRequests: Int { requests(quick ? 1000 : 10_000) }
+
+    /// Request counts of scenario 6 (scale), each with its number of measured rounds.
+    var scaleSteps: [(requests: Int, rounds: Int)] {
+        let steps = quick ? [(200, 3), (1000, 1), (5000, 1)] : [(1000, 5), (10_000, 3), (100_000, 1)]
+        var seen: Set<Int> = []
+        return steps.compactMap { step in
+            let count = requests(step.0)
+            guard seen.insert(count).inserted else { return nil }
+            return (count, rounds ?? step.1)
+        }
+    }
+
+    /// Objects in the payload of scenario 3.
+    var decodeObjects: Int { objects ?? 20_000 }
+
+    /// Measured rounds per side for scenarios 1 to 3.
+    var measuredRounds: Int { rounds ?? (quick ? 3 : 5) }
+
+    /// How long each server capacity probe runs, in seconds.
+    var capacitySeconds: Double { quick || requestCap != nil ? 0.5 : 2 }
+
+    /// Unmeasured requests per side before a scenario's rounds (connections, caches, lazy setup).
+    var warmupRequests: Int { requests(200) }
+}
