@@ -15,6 +15,11 @@ struct BenchContext {
         return server.baseURL
     }
 
+    /// Measures contenders interleaved (see ``Interleaved``), honouring `--only`.
+    func measure(_ contenders: [Contender], rounds: Int) async throws -> [SideResult] {
+        try await Interleaved.measure(contenders, rounds: rounds, includes: options.includesContender(at:))
+    }
+
     /// Prints a progress line on standard error (the table or JSON goes to standard output).
     func progress(_ line: String) {
         FileHandle.standardError.write(Data("[bench] \(line)\n".utf8))

@@ -12,6 +12,9 @@ struct BenchOptions: Equatable {
     var objects: Int?
     /// Measured rounds per side; `nil` for the defaults.
     var rounds: Int?
+    /// Run only this side of every comparison (`endpointkit`, `baseline` or `reference`), to
+    /// profile one side alone; `nil` for all.
+    var only: String?
     /// Hidden: serve the benchmark routes until standard input closes (the child process).
     var serve = false
     /// Print the usage and exit.
@@ -19,6 +22,7 @@ struct BenchOptions: Equatable {
 
     static let usage = """
         usage: endpointkit-bench [--quick] [--json] [--scenario NAME]... [--requests N] [--objects N] [--rounds N]
+                                 [--only SIDE]
           --quick          a run under a minute (fewer requests and rounds)
           --json           print a JSON document instead of the table
           --scenario NAME  run only this scenario (repeatable): \(ScenarioCatalog.names.joined(separator: ", "))
@@ -26,6 +30,7 @@ struct BenchOptions: Equatable {
           --requests N     make at most N requests in any measurement (smoke tests)
           --objects N      objects in the decoding payload (default 20000)
           --rounds N       measured rounds per side (default 5, quick 3)
+          --only SIDE      run only one side: \(Self.sides.joined(separator: ", ")) (for profiling)
         """
 
     /// Parses the arguments after the program name.
@@ -52,9 +57,23 @@ struct BenchOptions: Equatable {
                     throw .usage("--scenario needs one of \(ScenarioCatalog.names.joined(separator: ", "))")
                 }
                 scenarios.append(name)
+            case "--only":
+                guard let side = remaining.popFirst(), Self.sides.contains(side) else {
+                    throw .usage("--only needs one of \(Self.sides.joined(separator: ", "))")
+                }
+                only = side
             default: throw .usage("unknown argument \(argument)")
             }
         }
+    }
+
+    /// The sides of a comparison, in the order scenarios list their contenders.
+    static let sides = ["endpointkit", "baseline", "reference"]
+
+    /// Whether the contender at `index` (0 EndpointKit, 1 the baseline, then references) runs.
+    func includesContender(at index: Int) -> Bool {
+        guard let only else { return true }
+        return only == Self.sides[min(index, Self.sides.count - 1)]
     }
 
     /// Whether the scenario with this number and name was asked for.

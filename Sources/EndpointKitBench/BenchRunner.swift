@@ -50,9 +50,10 @@ enum BenchRunner {
         return rows.contains { $0.status == .failed } ? 1 : 0
     }
 
-    /// Measures the server with one connection and with 16.
+    /// Measures the server with one connection and with 16 (not when profiling one side: the probe
+    /// runs for a fixed time, so its instruction count would differ between profiles).
     private static func probe(_ server: ServerProcess, options: BenchOptions) throws(BenchError) -> BenchReport.Server {
-        let capacity = try [1, 16].map { connections throws(BenchError) in
+        let capacity = try (options.only == nil ? [1, 16] : []).map { connections throws(BenchError) in
             try ServerCapacity.measure(
                 port: server.port, path: "/model", connections: connections, seconds: options.capacitySeconds)
         }

@@ -15,7 +15,7 @@ struct ConcurrentScenario: Scenario {
         for width in Self.widths {
             context.progress("  \(width) in flight")
             let comparison = try NetworkComparison(context: context, count: count, width: width)
-            let sides = try await Interleaved.measure(comparison.contenders, rounds: context.options.measuredRounds)
+            let sides = try await context.measure(comparison.contenders, rounds: context.options.measuredRounds)
             rows.append(
                 .measured(
                     self, label: "\(width) in flight, \(count) req", maximumRatio: 1.05, requests: count, sides: sides))

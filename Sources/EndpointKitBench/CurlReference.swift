@@ -1,11 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The `curl` command making the same requests, as a reference for what the machine can do:
 /// one process, one connection reused for sequential requests, `--parallel` for concurrency.
 final class CurlReference {
@@ -50,26 +44,9 @@ final class CurlReference {
     /// Runs the command with its output discarded.
     /// - Returns: the CPU seconds the child used.
     private static func run(_ executable: String, _ arguments: [String]) throws(BenchError) -> Double {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
-        guard spawned == 0 else { throw .process("could not start curl: error \(spawned)") }
-        var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0 {
-            guard errno == EINTR else { throw .process("wait4 failed: errno \(errno)") }
-        }
-        // WIFEXITED / WEXITSTATUS, which Swift does not import.
-        guard status & 0x7F == 0, (status >> 8) & 0xFF == 0 else {
-            throw .process("curl failed with wait status \(status)")
-        }
-        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
-        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+        let child = try ChildProcess(executable, arguments, input: .null, output: .null, errorToNull: true)
+        let (succeeded, cpuSeconds) = try child.wait()
+        guard succeeded else { throw .process("curl failed (\(arguments.suffix(6).joined(separator: " ")))") }
+        return cpuSeconds
     }
 }

@@ -43,7 +43,7 @@ struct DecodeScenario: Scenario {
                 return nil
             },
         ]
-        let sides = try await Interleaved.measure(contenders, rounds: context.options.measuredRounds)
+        let sides = try await context.measure(contenders, rounds: context.options.measuredRounds)
         let megabytes = String(format: "%.1f", Double(payload.count) / 1_000_000)
         return [
             .measured(

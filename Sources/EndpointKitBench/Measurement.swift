@@ -58,14 +58,17 @@ struct SideResult: Encodable {
 
 /// Runs contenders in turn, A B A B ..., so that drift in the machine's load hits every side alike.
 enum Interleaved {
-    /// Warms every contender up once, then runs `rounds` rounds of one run each.
-    static func measure(_ contenders: [Contender], rounds: Int) async throws -> [SideResult] {
-        for contender in contenders {
+    /// Warms every contender up once, then runs `rounds` rounds of one run each. Contenders for
+    /// which `includes` is false are skipped and get no samples (to profile one side alone).
+    static func measure(
+        _ contenders: [Contender], rounds: Int, includes: (Int) -> Bool = { _ in true }
+    ) async throws -> [SideResult] {
+        for (index, contender) in contenders.enumerated() where includes(index) {
             try await contender.warmUp?()
         }
         var samples = Array(repeating: [Sample](), count: contenders.count)
         for _ in 0..<rounds {
-            for (index, contender) in contenders.enumerated() {
+            for (index, contender) in contenders.enumerated() where includes(index) {
                 samples[index].append(try await measureOnce(contender))
             }
         }

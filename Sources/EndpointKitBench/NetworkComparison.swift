@@ -52,6 +52,19 @@ struct NetworkComparison {
                     return nil
                 }),
         ]
+        let delegateBaseline = DelegateSessionBaseline(
+            baseURL: baseURL, configuration: BenchClients.sessionConfiguration(maxConnections: width))
+        let delegateRequest: @Sendable () async throws -> Void = {
+            let user = try await delegateBaseline.user()
+            guard user.id == 42 else { throw BenchError.requestFailed("URLSession delegate decoded \(user)") }
+        }
+        contenders.append(
+            Contender(
+                name: "URLSession delegate", warmUp: { try await loop(warmup, delegateRequest) },
+                run: {
+                    try await loop(count, delegateRequest)
+                    return nil
+                }))
         if let curl = context.curl {
             contenders.append(
                 try curl.contender(url: baseURL.appendingPathComponent("model"), count: count, parallel: width))

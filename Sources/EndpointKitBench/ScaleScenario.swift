@@ -16,7 +16,7 @@ struct ScaleScenario: Scenario {
         for step in context.options.scaleSteps {
             context.progress("  \(step.requests) requests")
             let comparison = try NetworkComparison(context: context, count: step.requests, width: Self.width)
-            let sides = try await Interleaved.measure(comparison.contenders, rounds: step.rounds)
+            let sides = try await context.measure(comparison.contenders, rounds: step.rounds)
             leftOver = max(leftOver, comparison.transport.activeTransferCount)
             rows.append(
                 .measured(

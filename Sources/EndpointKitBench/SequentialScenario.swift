@@ -9,7 +9,7 @@ struct SequentialScenario: Scenario {
     func run(in context: BenchContext) async throws -> [ResultRow] {
         let count = context.options.sequentialRequests
         let comparison = try NetworkComparison(context: context, count: count, width: nil)
-        let sides = try await Interleaved.measure(comparison.contenders, rounds: context.options.measuredRounds)
+        let sides = try await context.measure(comparison.contenders, rounds: context.options.measuredRounds)
         return [
             .measured(
                 self, label: "sequential GET + decode, \(count) req", maximumRatio: 1.03, requests: count,

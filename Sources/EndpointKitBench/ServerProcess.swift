@@ -11,36 +11,40 @@ import Darwin
 final class ServerProcess {
     /// The port it listens on, on 127.0.0.1.
     let port: UInt16
-    private let process: Process
-    private let input: Pipe
+    private let child: ChildProcess
+    /// The write end of the child's standard input; closing it stops the child.
+    private var inputFD: Int32
 
     /// `http://127.0.0.1:<port>`.
     var baseURL: URL { URL(string: "http://127.0.0.1:\(port)") ?? URL(fileURLWithPath: "/") }
 
     /// The child's process id.
-    var processIdentifier: Int32 { process.processIdentifier }
+    var processIdentifier: Int32 { child.pid }
 
     /// Starts the child and waits (at most `timeout` seconds) for it to announce its port.
-    init(timeout: TimeInterval = 30) throws(BenchError) {
-        let executable = Self.executablePath()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["--serve"]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        do {
-            try process.run()
-        } catch {
-            throw .server("could not start \(executable) --serve: \(error)")
+    init(timeout: Double = 30) throws(BenchError) {
+        let input = try ChildProcess.makePipe()
+        let output = try ChildProcess.makePipe()
+        defer {
+            close(input.read)
+            close(output.read)
         }
-        self.process = process
-        self.input = input
-        guard let line = Self.readLine(output.fileHandleForReading.fileDescriptor, timeout: timeout),
-            line.hasPrefix(BenchServer.portPrefix), let port = UInt16(line.dropFirst(BenchServer.portPrefix.count))
+        let executable = Self.executablePath()
+        do {
+            child = try ChildProcess(
+                executable, [executable, "--serve"], input: .descriptor(input.read), output: .descriptor(output.write))
+        } catch {
+            close(input.write)
+            close(output.write)
+            throw error
+        }
+        close(output.write)
+        inputFD = input.write
+        guard let line = Self.readLine(output.read, timeout: timeout), line.hasPrefix(BenchServer.portPrefix),
+            let port = UInt16(line.dropFirst(BenchServer.portPrefix.count))
         else {
-            process.terminate()
+            close(input.write)
+            child.stop(within: 1)
             throw .server("the child server did not announce a port within \(Int(timeout)) s")
         }
         self.port = port
@@ -50,10 +54,10 @@ final class ServerProcess {
 
     /// Closes the child's standard input, which stops it, and waits briefly for it to exit.
     func stop() {
-        try? input.fileHandleForWriting.close()
-        let deadline = Date(timeIntervalSinceNow: 5)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        if process.isRunning { process.terminate() }
+        guard inputFD >= 0 else { return }
+        close(inputFD)
+        inputFD = -1
+        child.stop(within: 5)
     }
 
     /// This executable's path: `/proc/self/exe` resolved on Linux, else the first argument.
@@ -65,13 +69,13 @@ final class ServerProcess {
     }
 
     /// Reads one line from `fd`, waiting at most `timeout` seconds in total.
-    private static func readLine(_ fd: Int32, timeout: TimeInterval) -> String? {
-        let deadline = Date(timeIntervalSinceNow: timeout)
+    private static func readLine(_ fd: Int32, timeout: Double) -> String? {
+        let stopwatch = Stopwatch()
         var bytes: [UInt8] = []
         var byte: UInt8 = 0
-        while Date() < deadline {
+        while stopwatch.wallSeconds < timeout {
             var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let milliseconds = Int32(max(1, deadline.timeIntervalSinceNow * 1000))
+            let milliseconds = Int32(max(1, (timeout - stopwatch.wallSeconds) * 1000))
             guard poll(&descriptor, 1, milliseconds) > 0 else { continue }
             guard read(fd, &byte, 1) == 1 else { return nil }
             if byte == UInt8(ascii: "\n") { return String(decoding: bytes, as: UTF8.self) }
