@@ -13,7 +13,8 @@ struct NetworkComparison {
     ///   - count: Requests per run.
     ///   - width: Requests in flight (also the connections per host of both sessions); `nil` to
     ///     send one after the other.
-    init(context: BenchContext, count: Int, width: Int?) throws {
+    ///   - delegateReference: Whether to add ``DelegateSessionBaseline`` as a reference.
+    init(context: BenchContext, count: Int, width: Int?, delegateReference: Bool = true) throws {
         let baseURL = try context.baseURL()
         let client = BenchClients.endpointKit(baseURL: baseURL, maxConnections: width)
         let baseline = BenchClients.baseline(baseURL: baseURL, maxConnections: width)
@@ -52,19 +53,21 @@ struct NetworkComparison {
                     return nil
                 }),
         ]
-        let delegateBaseline = DelegateSessionBaseline(
-            baseURL: baseURL, configuration: BenchClients.sessionConfiguration(maxConnections: width))
-        let delegateRequest: @Sendable () async throws -> Void = {
-            let user = try await delegateBaseline.user()
-            guard user.id == 42 else { throw BenchError.requestFailed("URLSession delegate decoded \(user)") }
+        if delegateReference {
+            let delegateBaseline = DelegateSessionBaseline(
+                baseURL: baseURL, configuration: BenchClients.sessionConfiguration(maxConnections: width))
+            let delegateRequest: @Sendable () async throws -> Void = {
+                let user = try await delegateBaseline.user()
+                guard user.id == 42 else { throw BenchError.requestFailed("URLSession delegate decoded \(user)") }
+            }
+            contenders.append(
+                Contender(
+                    name: "URLSession delegate", warmUp: { try await loop(warmup, delegateRequest) },
+                    run: {
+                        try await loop(count, delegateRequest)
+                        return nil
+                    }))
         }
-        contenders.append(
-            Contender(
-                name: "URLSession delegate", warmUp: { try await loop(warmup, delegateRequest) },
-                run: {
-                    try await loop(count, delegateRequest)
-                    return nil
-                }))
         if let curl = context.curl {
             contenders.append(
                 try curl.contender(url: baseURL.appendingPathComponent("model"), count: count, parallel: width))

@@ -5,7 +5,7 @@ enum ReportTable {
         var lines = header(report)
         var cells = [
             [
-                "#", "scenario", "EndpointKit", "baseline", "median", "ratio", "target", "", "reference",
+                "#", "scenario", "EndpointKit", "baseline", "median", "ratio", "target", "", "cpu ratio", "reference",
                 "peak RSS EK/base MiB",
             ]
         ]
@@ -17,8 +17,8 @@ enum ReportTable {
             if let note = row.note { lines.append("note (\(row.scenario)): \(note)") }
         }
         lines.append(
-            "ratio = EndpointKit median / baseline median (wall time, same rounds). A MISS is explained in "
-                + "Docs/Performance.md.")
+            "ratio = EndpointKit median / baseline median (wall time, same rounds); cpu ratio = the same for the "
+                + "client process's CPU time. A MISS is explained in Docs/Performance.md.")
         return lines
     }
 
@@ -52,7 +52,7 @@ enum ReportTable {
     private static func cells(_ row: ResultRow) -> [String] {
         let prefix = ["\(row.scenario)", row.label]
         guard row.status == .measured, let endpointKit = row.endpointKit, let baseline = row.baseline else {
-            return prefix + [row.note ?? "-", "-", "-", "-", row.targetText, "", "-", "-"]
+            return prefix + [row.note ?? "-", "-", "-", "-", row.targetText, "", "-", "-", "-"]
         }
         let time = { (side: SideResult) -> String in
             if row.scenario == 6, let requests = row.requests {
@@ -65,7 +65,8 @@ enum ReportTable {
         let memory = [endpointKit.peakRSSKiB, baseline.peakRSSKiB].map { $0.map(Format.mebibytes) ?? "-" }
         return prefix + [
             time(endpointKit), baseline.name, time(baseline), row.ratio.map { Format.fixed($0, 2) } ?? "-",
-            row.targetText, verdict, references.isEmpty ? "-" : references, memory.joined(separator: "/"),
+            row.targetText, verdict, row.cpuRatio.map { Format.fixed($0, 2) } ?? "-",
+            references.isEmpty ? "-" : references, memory.joined(separator: "/"),
         ]
     }
 }

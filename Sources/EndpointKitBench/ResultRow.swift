@@ -48,6 +48,12 @@ struct ResultRow: Encodable {
         return endpointKit.medianWallSeconds / baseline.medianWallSeconds
     }
 
+    /// EndpointKit's median CPU time over the baseline's: steadier than wall time on a busy machine.
+    var cpuRatio: Double? {
+        guard let endpointKit, let baseline else { return nil }
+        return endpointKit.medianCPUSeconds / baseline.medianCPUSeconds
+    }
+
     /// Whether the ratio is within the target; `nil` without a target or a ratio.
     var meetsTarget: Bool? {
         guard let ratio, let maximumRatio else { return nil }
@@ -75,7 +81,7 @@ struct ResultRow: Encodable {
 
     private enum CodingKeys: String, CodingKey {
         case scenario, name, label, status, maximumRatio, targetText, requests, endpointKit, baseline, references
-        case growth, note, ratio, meetsTarget
+        case growth, note, ratio, cpuRatio, meetsTarget
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -93,6 +99,7 @@ struct ResultRow: Encodable {
         try container.encodeIfPresent(growth, forKey: .growth)
         try container.encodeIfPresent(note, forKey: .note)
         try container.encodeIfPresent(ratio, forKey: .ratio)
+        try container.encodeIfPresent(cpuRatio, forKey: .cpuRatio)
         try container.encodeIfPresent(meetsTarget, forKey: .meetsTarget)
     }
 }

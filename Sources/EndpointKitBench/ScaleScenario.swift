@@ -15,7 +15,8 @@ struct ScaleScenario: Scenario {
         var leftOver = 0
         for step in context.options.scaleSteps {
             context.progress("  \(step.requests) requests")
-            let comparison = try NetworkComparison(context: context, count: step.requests, width: Self.width)
+            let comparison = try NetworkComparison(
+                context: context, count: step.requests, width: Self.width, delegateReference: false)
             let sides = try await context.measure(comparison.contenders, rounds: step.rounds)
             leftOver = max(leftOver, comparison.transport.activeTransferCount)
             rows.append(
