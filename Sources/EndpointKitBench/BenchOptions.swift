@@ -90,14 +90,15 @@ struct BenchOptions: Equatable {
     /// Requests of scenario 2 (concurrent), per in-flight width.
     var concurrentRequests: Int { requests(quick ? 1000 : 10_000) }
 
-    /// Request counts of scenario 6 (scale), each with its number of measured rounds.
-    var scaleSteps: [(requests: Int, rounds: Int)] {
-        let steps = quick ? [(200, 3), (1000, 1), (5000, 1)] : [(1000, 5), (10_000, 3), (100_000, 1)]
+    /// Request counts of scenario 6 (scale): each step is served by one client in `chunks`
+    /// interleaved runs of `requests / chunks` requests.
+    var scaleSteps: [(requests: Int, chunks: Int)] {
+        let totals = quick ? [200, 1000, 5000] : [1000, 10_000, 100_000]
         var seen: Set<Int> = []
-        return steps.compactMap { step in
-            let count = requests(step.0)
+        return totals.compactMap { total in
+            let count = requests(total)
             guard seen.insert(count).inserted else { return nil }
-            return (count, rounds ?? step.1)
+            return (count, min(count, rounds ?? 10))
         }
     }
 

@@ -8,6 +8,7 @@ final class BenchOptionsTests: XCTestCase {
         XCTAssertEqual(options.sequentialRequests, 2000)
         XCTAssertEqual(options.concurrentRequests, 10_000)
         XCTAssertEqual(options.scaleSteps.map(\.requests), [1000, 10_000, 100_000])
+        XCTAssertEqual(options.scaleSteps.map(\.chunks), [10, 10, 10])
         XCTAssertEqual(options.decodeObjects, 20_000)
         XCTAssertTrue(options.includes(number: 4, name: "transfer"))
     }
@@ -17,7 +18,7 @@ final class BenchOptionsTests: XCTestCase {
         XCTAssertEqual(options.sequentialRequests, 20)
         XCTAssertEqual(options.concurrentRequests, 20)
         XCTAssertEqual(options.scaleSteps.map(\.requests), [20])
-        XCTAssertEqual(options.scaleSteps.map(\.rounds), [1])
+        XCTAssertEqual(options.scaleSteps.map(\.chunks), [1])
         XCTAssertEqual(options.warmupRequests, 20)
     }
 
