@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "EndpointKitTesting", targets: ["EndpointKitTesting"]),
         .library(name: "EndpointKitXML", targets: ["EndpointKitXML"]),
         .executable(name: "endpointkit-demo", targets: ["EndpointKitDemo"]),
+        .executable(name: "endpointkit-bench", targets: ["EndpointKitBench"]),
     ],
     targets: [
         // Declarations of the libcurl API that CurlTransport uses; libcurl.so.4 is loaded at run time.
@@ -25,6 +26,11 @@ let package = Package(
         .executableTarget(
             name: "EndpointKitDemo",
             dependencies: ["EndpointKit", "EndpointKitTesting", "EndpointKitTestServer"]
+        ),
+        // `swift run -c release endpointkit-bench`: EndpointKit against hand-written baselines.
+        .executableTarget(
+            name: "EndpointKitBench",
+            dependencies: ["EndpointKit", "EndpointKitTestServer"]
         ),
         .testTarget(
             name: "EndpointKitTests",
@@ -43,6 +49,8 @@ let package = Package(
             dependencies: ["EndpointKit", "EndpointKitTesting", "EndpointKitTestServer"],
             exclude: ["Fixtures"]
         ),
+        // Depends on the executable so `swift build --build-tests` builds the binary it runs.
+        .testTarget(name: "EndpointKitBenchTests", dependencies: ["EndpointKitBench"]),
     ],
     swiftLanguageModes: [.v6]
 )

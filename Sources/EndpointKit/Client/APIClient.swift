@@ -27,11 +27,14 @@ public final class APIClient: Sendable {
     let builder: URLRequestBuilder
     let processingQueue = DispatchQueue(label: "EndpointKit.APIClient.processing", attributes: .concurrent)
     let registry = RequestRegistry()
+    /// Shares one transfer among identical requests in flight (``APIRequest/coalescesIdenticalRequests``).
+    let coalescer: RequestCoalescer
 
     /// Creates a client.
     public init(configuration: Configuration) {
         self.configuration = configuration
         builder = URLRequestBuilder(configuration: configuration)
+        coalescer = RequestCoalescer(transport: configuration.transport)
     }
 
     /// Creates a client with a base URL, adjusting the rest of the configuration in a closure.

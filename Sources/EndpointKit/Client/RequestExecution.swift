@@ -147,7 +147,7 @@ final class RequestExecution<Request: APIRequest>: Sendable {
             onProgress: { reporter.report($0) }, redirectPolicy: configuration.redirectPolicy,
             endpoint: request)
         let processor = ResponseProcessor(configuration: configuration, request: request, urlRequest: urlRequest)
-        let task = configuration.transport.execute(transportRequest) { [self] outcome in
+        let task = client.transport(for: request).execute(transportRequest) { [self] outcome in
             guard handle.isRunning else { return }
             client.processingQueue.async { [self] in
                 guard handle.isRunning else { return }

@@ -51,7 +51,7 @@ struct URLRequestBuilder: Sendable {
 
         let url = try makeURL(base: base, path: request.path, query: query)
         var urlRequest = URLRequest(url: url)
-        urlRequest.httpMethod = method.rawValue
+        if method != .get { urlRequest.httpMethod = method.rawValue }  // GET is the default; setting it costs a copy
         let timeout = request.timeout ?? configuration.timeout
         if timeout > 0 { urlRequest.timeoutInterval = timeout }
 

@@ -55,6 +55,10 @@ public protocol APIRequest: Sendable {
     /// How this request uses the client's ``ResponseCache``, overriding the client's default
     /// policy. `nil` by default.
     var cachePolicy: CachePolicy? { get }
+    /// Whether this request shares one network call with identical requests in flight (same
+    /// method, URL, headers and body); each caller still gets its own result. `true` by default
+    /// for `GET` and `HEAD`, `false` otherwise.
+    var coalescesIdenticalRequests: Bool { get }
 
     /// Transforms the raw body before validation and decoding, for example to decrypt it.
     /// Returns the body unchanged by default.
@@ -100,6 +104,8 @@ extension APIRequest {
     public var showsActivityIndicator: Bool { true }
     /// `nil`: the client's default cache policy.
     public var cachePolicy: CachePolicy? { nil }
+    /// `true` for `GET` and `HEAD`.
+    public var coalescesIdenticalRequests: Bool { method == .get || method == .head }
     /// Returns `data` unchanged.
     public func transformBody(_ data: Data, response: HTTPURLResponse) throws -> Data { data }
 }

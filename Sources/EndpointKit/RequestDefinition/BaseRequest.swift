@@ -72,6 +72,9 @@ open class BaseRequest<Response: Sendable>: APIRequest, DelegatingRequest {
     /// Whether the activity indicator counts this request (YTK's `showHUD`). `true` unless
     /// overridden.
     nonisolated open var showsActivityIndicator: Bool { true }
+    /// Whether identical requests in flight share one network call. `true` for `GET` and `HEAD`
+    /// unless overridden.
+    nonisolated open var coalescesIdenticalRequests: Bool { method == .get || method == .head }
 
     /// The cache policy (YTK's `cacheTimeInSeconds`, `cacheVersion`...). `nil` (the client's)
     /// unless overridden.

@@ -53,8 +53,11 @@ struct ResponseProcessor<Request: APIRequest>: Sendable {
             return .serverFailure(
                 ServerFailure(kind: .httpStatus, code: info?.code, message: info?.message, metadata: metadata))
         }
-        let contentType = metadata.header("Content-Type")
-        if !metadata.data.isEmpty, !validation.accepts(contentType: contentType) {
+        // The header is only looked up when a list of acceptable types is set (it costs a lookup
+        // through Foundation's header dictionary on every response).
+        if validation.acceptableContentTypes != nil, !metadata.data.isEmpty,
+            case let contentType = metadata.header("Content-Type"), !validation.accepts(contentType: contentType)
+        {
             return .transportError(
                 TransportError(
                     .unacceptableContentType(contentType),

@@ -94,7 +94,8 @@ public final class URLSessionTransport: Transport {
         #if canImport(FoundationNetworking)
         // FoundationNetworking truncates the idle timeout to whole seconds (0.5 fires at once).
         // The total deadline is exact; the idle timeout only needs to be no shorter.
-        urlRequest.timeoutInterval = max(1, urlRequest.timeoutInterval.rounded(.up))
+        let idleTimeout = max(1, urlRequest.timeoutInterval.rounded(.up))
+        if idleTimeout != urlRequest.timeoutInterval { urlRequest.timeoutInterval = idleTimeout }
         #endif
         let task: URLSessionTask
         if let bodyFile {

@@ -1,0 +1,116 @@
+/// The command line of `endpointkit-bench`, and the request counts and rounds it implies.
+struct BenchOptions: Equatable {
+    /// A short run (under a minute): fewer requests and rounds.
+    var quick = false
+    /// Print one JSON document instead of the table.
+    var json = false
+    /// Scenario names or numbers to run; empty for all.
+    var scenarios: [String] = []
+    /// The largest number of requests any measurement makes (for smoke tests); `nil` for the defaults.
+    var requestCap: Int?
+    /// The number of objects in the decoding payload; `nil` for the default (20,000).
+    var objects: Int?
+    /// Measured rounds per side; `nil` for the defaults.
+    var rounds: Int?
+    /// Run only this side of every comparison (`endpointkit`, `baseline` or `reference`), to
+    /// profile one side alone; `nil` for all.
+    var only: String?
+    /// Hidden: serve the benchmark routes until standard input closes (the child process).
+    var serve = false
+    /// Print the usage and exit.
+    var help = false
+
+    static let usage = """
+        usage: endpointkit-bench [--quick] [--json] [--scenario NAME]... [--requests N] [--objects N] [--rounds N]
+                                 [--only SIDE]
+          --quick          a run under a minute (fewer requests and rounds)
+          --json           print a JSON document instead of the table
+          --scenario NAME  run only this scenario (repeatable): \(ScenarioCatalog.names.joined(separator: ", "))
+                           or its number
+          --requests N     make at most N requests in any measurement (smoke tests)
+          --objects N      objects in the decoding payload (default 20000)
+          --rounds N       measured rounds per side (default 5, quick 3)
+          --only SIDE      run only one side: \(Self.sides.joined(separator: ", ")) (for profiling)
+        """
+
+    /// Parses the arguments after the program name.
+    /// - Throws: ``BenchError/usage(_:)`` for an unknown flag or a missing or bad value.
+    init(arguments: [String]) throws(BenchError) {
+        var remaining = arguments[...]
+        func count(after flag: String) throws(BenchError) -> Int {
+            guard let text = remaining.popFirst(), let value = Int(text), value > 0 else {
+                throw .usage("\(flag) needs a positive number")
+            }
+            return value
+        }
+        while let argument = remaining.popFirst() {
+            switch argument {
+            case "--quick": quick = true
+            case "--json": json = true
+            case "--serve": serve = true
+            case "--help", "-h": help = true
+            case "--requests": requestCap = try count(after: argument)
+            case "--objects": objects = try count(after: argument)
+            case "--rounds": rounds = try count(after: argument)
+            case "--scenario":
+                guard let name = remaining.popFirst(), ScenarioCatalog.isKnown(name) else {
+                    throw .usage("--scenario needs one of \(ScenarioCatalog.names.joined(separator: ", "))")
+                }
+                scenarios.append(name)
+            case "--only":
+                guard let side = remaining.popFirst(), Self.sides.contains(side) else {
+                    throw .usage("--only needs one of \(Self.sides.joined(separator: ", "))")
+                }
+                only = side
+            default: throw .usage("unknown argument \(argument)")
+            }
+        }
+    }
+
+    /// The sides of a comparison, in the order scenarios list their contenders.
+    static let sides = ["endpointkit", "baseline", "reference"]
+
+    /// Whether the contender at `index` (0 EndpointKit, 1 the baseline, then references) runs.
+    func includesContender(at index: Int) -> Bool {
+        guard let only else { return true }
+        return only == Self.sides[min(index, Self.sides.count - 1)]
+    }
+
+    /// Whether the scenario with this number and name was asked for.
+    func includes(number: Int, name: String) -> Bool {
+        scenarios.isEmpty || scenarios.contains(name) || scenarios.contains(String(number))
+    }
+
+    /// `count`, lowered to the `--requests` cap.
+    func requests(_ count: Int) -> Int { min(count, requestCap ?? count) }
+
+    /// Requests of scenario 1 (sequential).
+    var sequentialRequests: Int { requests(quick ? 300 : 2000) }
+
+    /// Requests of scenario 2 (concurrent), per in-flight width.
+    var concurrentRequests: Int { requests(quick ? 1000 : 10_000) }
+
+    /// Request counts of scenario 6 (scale): each step is served by one client in `chunks`
+    /// interleaved runs of `requests / chunks` requests.
+    var scaleSteps: [(requests: Int, chunks: Int)] {
+        let totals = quick ? [200, 1000, 5000] : [1000, 10_000, 100_000]
+        var seen: Set<Int> = []
+        return totals.compactMap { total in
+            let count = requests(total)
+            guard seen.insert(count).inserted else { return nil }
+            return (count, min(count, rounds ?? 10))
+        }
+    }
+
+    /// Objects in the payload of scenario 3.
+    var decodeObjects: Int { objects ?? 20_000 }
+
+    /// Measured rounds per side for scenarios 1 to 3.
+    var measuredRounds: Int { rounds ?? (quick ? 3 : 5) }
+
+    /// How long each server capacity probe runs, in seconds.
+    var capacitySeconds: Double { quick || requestCap != nil ? 0.5 : 2 }
+
+    /// Unmeasured requests per side before a scenario's rounds (connections, caches, lazy setup).
+    var warmupRequests: Int { requests(200) }
+}

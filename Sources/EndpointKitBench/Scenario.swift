@@ -1,0 +1,41 @@
+/// One scenario of the issue: measures EndpointKit against a baseline and returns table rows.
+protocol Scenario: Sendable {
+    /// The number in the issue (1 to 6); rows are printed in this order.
+    var number: Int { get }
+    /// The name `--scenario` accepts.
+    var name: String { get }
+    /// What the scenario measures, for rows without numbers.
+    var summary: String { get }
+    /// The target as the issue states it.
+    var targetText: String { get }
+    /// Whether it talks to the benchmark server.
+    var needsServer: Bool { get }
+
+    /// Measures; the rows it returns are printed in order.
+    func run(in context: BenchContext) async throws -> [ResultRow]
+}
+
+/// Every scenario of the issue, in order. Scenarios 4 and 5 wait for their features: replace
+/// their ``PendingScenario`` with a real one when the feature lands.
+enum ScenarioCatalog {
+    static let all: [any Scenario] = [
+        SequentialScenario(),
+        ConcurrentScenario(),
+        DecodeScenario(),
+        PendingScenario(
+            number: 4, name: "transfer",
+            summary: "1 GB upload from / download to disk: RSS growth",
+            targetText: "< 64 MB"),
+        PendingScenario(
+            number: 5, name: "cache", summary: "cache hit vs network round trip", targetText: "hit < 50 us"),
+        ScaleScenario(),
+    ]
+
+    /// The names `--scenario` accepts, in order.
+    static var names: [String] { all.map(\.name) }
+
+    /// Whether `--scenario` accepts `name` (a name or a number).
+    static func isKnown(_ name: String) -> Bool {
+        all.contains { $0.name == name || String($0.number) == name }
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+
+// endpointkit-bench: EndpointKit against hand-written baselines, measured side by side in one run.
+// See Docs/Performance.md. The hidden `--serve` flag runs the benchmark server (the child process).
+
+let options: BenchOptions
+do {
+    options = try BenchOptions(arguments: Array(CommandLine.arguments.dropFirst()))
+} catch {
+    FileHandle.standardError.write(Data("\(error)\n\(BenchOptions.usage)\n".utf8))
+    exit(2)
+}
+if options.help {
+    print(BenchOptions.usage)
+    exit(0)
+}
+if options.serve {
+    exit(BenchServer.serve())
+}
+
+// The run happens on the global executor while the main thread waits on a semaphore, instead of
+// an async top level: that parks the main thread in `dispatch_main` (pthread_exit), which
+// valgrind 3.19 cannot follow, and `valgrind --tool=callgrind endpointkit-bench` is how the
+// library gets profiled. Nothing here needs the main queue.
+let exitStatus = ExitStatus()
+let finished = DispatchSemaphore(value: 0)
+Task.detached {
+    exitStatus.set(await BenchRunner.run(options))
+    finished.signal()
+}
+finished.wait()
+exit(exitStatus.value)

@@ -1,0 +1,52 @@
+import XCTest
+
+@testable import EndpointKitBench
+
+final class BenchOptionsTests: XCTestCase {
+    func testThatTheDefaultsAreTheIssuesCounts() throws {
+        let options = try BenchOptions(arguments: [])
+        XCTAssertEqual(options.sequentialRequests, 2000)
+        XCTAssertEqual(options.concurrentRequests, 10_000)
+        XCTAssertEqual(options.scaleSteps.map(\.requests), [1000, 10_000, 100_000])
+        XCTAssertEqual(options.scaleSteps.map(\.chunks), [10, 10, 10])
+        XCTAssertEqual(options.decodeObjects, 20_000)
+        XCTAssertTrue(options.includes(number: 4, name: "transfer"))
+    }
+
+    func testThatRequestsCapsEveryCountAndDropsRepeatedScaleSteps() throws {
+        let options = try BenchOptions(arguments: ["--quick", "--requests", "20", "--rounds", "1"])
+        XCTAssertEqual(options.sequentialRequests, 20)
+        XCTAssertEqual(options.concurrentRequests, 20)
+        XCTAssertEqual(options.scaleSteps.map(\.requests), [20])
+        XCTAssertEqual(options.scaleSteps.map(\.chunks), [1])
+        XCTAssertEqual(options.warmupRequests, 20)
+    }
+
+    func testThatScenariosAreSelectedByNameOrNumber() throws {
+        let options = try BenchOptions(arguments: ["--scenario", "decode", "--scenario", "6"])
+        XCTAssertTrue(options.includes(number: 3, name: "decode"))
+        XCTAssertTrue(options.includes(number: 6, name: "scale"))
+        XCTAssertFalse(options.includes(number: 1, name: "sequential"))
+    }
+
+    func testThatBadArgumentsAreRefused() {
+        XCTAssertThrowsError(try BenchOptions(arguments: ["--scenario", "nope"]))
+        XCTAssertThrowsError(try BenchOptions(arguments: ["--requests", "0"]))
+        XCTAssertThrowsError(try BenchOptions(arguments: ["--requests"]))
+        XCTAssertThrowsError(try BenchOptions(arguments: ["--fast"]))
+    }
+
+    func testThatTheRawClientParsesAResponseHead() {
+        let head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\ncontent-length: 12\r\n\r\n"
+        XCTAssertEqual(RawHTTPConnection.endOfHead(in: Array((head + "{}").utf8)), head.utf8.count)
+        XCTAssertNil(RawHTTPConnection.endOfHead(in: Array("HTTP/1.1 200 OK\r\n".utf8)))
+        XCTAssertEqual(RawHTTPConnection.status(of: head), 200)
+        XCTAssertEqual(RawHTTPConnection.contentLength(of: head), 12)
+    }
+
+    func testThatTheMedianOfAnEvenCountIsTheMeanOfTheMiddlePair() {
+        XCTAssertEqual(SideResult.median([3, 1, 2]), 2)
+        XCTAssertEqual(SideResult.median([4, 1, 3, 2]), 2.5)
+        XCTAssertTrue(SideResult.median([]).isNaN)
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import XCTest
+
+/// Runs the built `endpointkit-bench` in `--quick` mode with tiny counts and checks that its JSON
+/// parses and lists every scenario. The numbers are not checked: no timing assertion in tests.
+final class BenchSmokeTests: XCTestCase {
+    /// The bench binary, built next to this test bundle (the test target depends on it).
+    private static func benchExecutable() -> URL? {
+        var directories: [URL] = []
+        if let testBinary = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            directories.append(URL(fileURLWithPath: testBinary).deletingLastPathComponent())
+        }
+        // macOS: the .xctest bundle sits in the products directory.
+        directories.append(Bundle(for: BenchSmokeTests.self).bundleURL.deletingLastPathComponent())
+        return directories.map { $0.appendingPathComponent("endpointkit-bench") }
+            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
+
+    func testThatAQuickRunPrintsJSONWithEveryScenario() throws {
+        // GIVEN the built benchmark and tiny counts
+        let executable = try XCTUnwrap(Self.benchExecutable(), "endpointkit-bench was not built next to the tests")
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = ["--quick", "--json", "--requests", "20", "--objects", "200", "--rounds", "1"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+
+        // WHEN it runs (killed after 60 s so the test is bounded)
+        try process.run()
+        let watchdog = DispatchWorkItem { [process] in if process.isRunning { process.terminate() } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: watchdog)
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        watchdog.cancel()
+
+        // THEN it succeeds and its JSON has a row for every scenario of the issue
+        XCTAssertEqual(process.terminationReason, .exit)
+        XCTAssertEqual(process.terminationStatus, 0, String(decoding: data, as: UTF8.self))
+        let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let rows = try XCTUnwrap(report["rows"] as? [[String: Any]])
+        var statuses: [Int: Set<String>] = [:]
+        for row in rows {
+            let scenario = try XCTUnwrap(row["scenario"] as? Int)
+            statuses[scenario, default: []].insert(try XCTUnwrap(row["status"] as? String))
+        }
+        XCTAssertEqual(
+            statuses,
+            [
+                1: ["measured"], 2: ["measured"], 3: ["measured"], 4: ["not-built"], 5: ["not-built"], 6: ["measured"],
+            ])
+        for row in rows where row["status"] as? String == "measured" {
+            XCTAssertNotNil(row["ratio"], "\(row)")
+            XCTAssertNotNil(row["endpointKit"] as? [String: Any], "\(row)")
+            XCTAssertNotNil(row["baseline"] as? [String: Any], "\(row)")
+        }
+        let server = try XCTUnwrap(report["server"] as? [String: Any])
+        let capacity = try XCTUnwrap(server["capacity"] as? [[String: Any]])
+        XCTAssertEqual(capacity.count, 2)
+        XCTAssertTrue(capacity.allSatisfy { ($0["requestsPerSecond"] as? Double ?? 0) > 0 }, "\(capacity)")
+    }
+}

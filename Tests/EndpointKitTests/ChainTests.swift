@@ -1,0 +1,114 @@
+import EndpointKit
+import EndpointKitTestServer
+import Foundation
+import XCTest
+
+/// Chains of dependent requests: each step built from the previous value.
+final class ChainTests: LoopbackTestCase {
+    struct StepError: Error, Equatable {}
+
+    /// Records the paths the server saw, in order.
+    let paths = Shared<[String]>([])
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        let paths = paths
+        server.route("/users/*") { request in
+            paths.update { $0.append(request.path) }
+            return .json(["id": 7, "name": "team-3"])
+        }
+        server.route("/teams/*") { request in
+            paths.update { $0.append(request.path) }
+            return request.path == "/teams/404" ? .status(404) : .json(["id": 3, "name": "project-12"])
+        }
+        server.route("/projects/*") { request in
+            paths.update { $0.append(request.path) }
+            return .json([["id": 12, "name": "kickoff"], ["id": 13, "name": "launch"]])
+        }
+        server.route("/stall") { request in
+            paths.update { $0.append(request.path) }
+            return .stall
+        }
+    }
+
+    /// Three dependent calls: user -> team -> project tasks.
+    private func threeSteps(teamPath: String? = nil) -> RequestChain<[Item]> {
+        RequestChain(GetItem(path: "/users/7"))
+            .then { user in GetItem(path: RequestPath(percentEncoded: teamPath ?? "/teams/\(user.name.dropFirst(5))")) }
+            .then { team in GetItems(path: "/projects/\(team.name.dropFirst(8))") }
+    }
+
+    func testThatEachStepIsBuiltFromThePreviousValue() async throws {
+        let tasks = try await client.value(for: threeSteps())
+        XCTAssertEqual(tasks.map(\.name), ["kickoff", "launch"])
+        XCTAssertEqual(paths.value, ["/users/7", "/teams/3", "/projects/12"])
+        XCTAssertTrue(client.inFlightRequests.isEmpty)
+    }
+
+    func testThatTheClosureFormReportsOnce() {
+        let done = expectation(description: "chain")
+        client.send(threeSteps()) { result in
+            XCTAssertEqual(result.value?.count, 2)
+            done.fulfill()
+        }
+        wait(for: [done], timeout: 10)
+        XCTAssertEqual(server.requestCount, 3)
+    }
+
+    func testThatTheChainStopsAtTheFirstFailureWithThatFailure() async {
+        let result = await client.send(threeSteps(teamPath: "/teams/404"))
+        XCTAssertEqual(result.serverFailure?.statusCode, 404)
+        XCTAssertEqual(paths.value, ["/users/7", "/teams/404"])
+    }
+
+    func testThatAThrowingStepBecomesThatStepsFailure() async {
+        let chain = RequestChain(GetItem(path: "/users/7"))
+            .then { (_: Item) throws -> GetItem in throw StepError() }
+            .then { (_: Item) in GetItems(path: "/projects/1") }
+        let result = await client.send(chain)
+        guard case .transportError(let error) = result else { return XCTFail("\(result)") }
+        XCTAssertEqual(error.reason, .requestBuildFailed)
+        XCTAssertEqual(error.underlyingError as? StepError, StepError())
+        XCTAssertTrue(error.message.contains("Step 2"), error.message)
+        XCTAssertEqual(paths.value, ["/users/7"])
+    }
+
+    func testThatCancellingStopsTheChainAndReportsOnce() {
+        let done = expectation(description: "chain")
+        let chain = RequestChain(GetItem(path: "/users/7"))
+            .then { _ in GetItem(path: "/stall") }
+            .then { _ in GetItems(path: "/projects/1") }
+        let handle = client.send(chain) { result in
+            XCTAssertEqual(result.transportReason, .cancelled)
+            done.fulfill()
+        }
+        XCTAssertTrue(server.waitForRequestCount(atLeast: 2, timeout: 5))
+        handle.cancel()
+        handle.cancel()
+        wait(for: [done], timeout: 5)
+        XCTAssertEqual(handle.state, .cancelled)
+        XCTAssertTrue(waitUntilNothingInFlight())
+        XCTAssertEqual(server.requestCount, 2, "the third step is never sent")
+        XCTAssertFalse(paths.value.contains("/projects/1"))
+    }
+
+    func testThatCancellingTheTaskCancelsTheChain() async {
+        let client: APIClient = client
+        let chain = RequestChain(GetItem(path: "/stall")).then { _ in GetItems(path: "/projects/1") }
+        let task = Task { await client.send(chain) }
+        XCTAssertTrue(server.waitForRequestCount(atLeast: 1, timeout: 5))
+        task.cancel()
+        let result = await task.value
+        XCTAssertEqual(result.transportReason, .cancelled)
+        XCTAssertTrue(waitUntilNothingInFlight())
+        XCTAssertEqual(server.requestCount, 1, "the second step is never sent")
+    }
+
+    func testThatAChainCanBeSentAgain() async {
+        let chain = threeSteps()
+        _ = await client.send(chain)
+        let again = await client.send(chain)
+        XCTAssertEqual(again.value?.count, 2)
+        XCTAssertEqual(server.requestCount, 6)
+    }
+}

@@ -1,0 +1,157 @@
+import EndpointKit
+import EndpointKitTestServer
+import Foundation
+import XCTest
+
+/// Identical GETs in flight share one network call; each caller keeps its own completion.
+final class CoalescingTests: LoopbackTestCase {
+    /// Holds the server's answer until the test opens it (bounded, so a failing test still ends).
+    final class Gate: Sendable {
+        private let semaphore = DispatchSemaphore(value: 0)
+        func wait() { _ = semaphore.wait(timeout: .now() + 10) }
+        func open() { semaphore.signal() }
+    }
+
+    struct Private: APIRequest {
+        typealias Response = Item
+        var path: RequestPath { "/shared" }
+        var coalescesIdenticalRequests: Bool { false }
+    }
+
+    struct WithHeader: APIRequest {
+        typealias Response = Item
+        let value: String
+        var path: RequestPath { "/shared" }
+        var headers: HTTPHeaders { ["X-Variant": value] }
+    }
+
+    let gate = Gate()
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        let gate = gate
+        server.route("/shared") { _ in
+            gate.wait()
+            return .json(["id": 1, "name": "shared"])
+        }
+    }
+
+    func testThatTwentyIdenticalGetsMakeOneServerHitAndOneCallerCanCancel() {
+        let done = expectation(description: "twenty completions")
+        done.expectedFulfillmentCount = 20
+        let results = ResultBox<Item>()
+        let handles = (0..<20).map { _ in
+            client.send(GetItem(path: "/shared")) { result in
+                results.append(result)
+                done.fulfill()
+            }
+        }
+        XCTAssertTrue(server.waitForRequestCount(atLeast: 1, timeout: 5))
+        handles[0].cancel()  // the caller whose send started the transfer
+        gate.open()
+        wait(for: [done], timeout: 10)
+        XCTAssertEqual(server.requestCount, 1)
+        XCTAssertEqual(results.results.filter { $0.transportReason == .cancelled }.count, 1)
+        XCTAssertEqual(results.results.compactMap(\.value), Array(repeating: Item(id: 1, name: "shared"), count: 19))
+        XCTAssertEqual(handles[0].state, .cancelled)
+        XCTAssertTrue(handles.dropFirst().allSatisfy { $0.state == .completed })
+        XCTAssertTrue(client.inFlightRequests.isEmpty)
+    }
+
+    func testThatTheTransferIsCancelledOnlyWhenEveryCallerCancelled() {
+        let attempts = Counter()
+        server.route("/first-stalls") { _ in
+            attempts.increment()
+            return attempts.value() == 1 ? .stall : .json(["id": 2, "name": "second"])
+        }
+        let done = expectation(description: "three cancels")
+        done.expectedFulfillmentCount = 3
+        let handles = (0..<3).map { _ in
+            client.send(GetItem(path: "/first-stalls")) { result in
+                XCTAssertEqual(result.transportReason, .cancelled)
+                done.fulfill()
+            }
+        }
+        XCTAssertTrue(server.waitForRequestCount(atLeast: 1, timeout: 5))
+        handles[0].cancel()
+        handles[1].cancel()
+        XCTAssertEqual(server.openConnectionCount, 1, "two of three callers left: the transfer goes on")
+        handles[2].cancel()
+        wait(for: [done], timeout: 5)
+        XCTAssertTrue(server.waitForOpenConnectionCount(atMost: 0, timeout: 5), "the shared transfer was cancelled")
+
+        // Nothing is cached: the next identical request is a new transfer.
+        XCTAssertEqual(sendAndWait(GetItem(path: "/first-stalls"))?.value?.name, "second")
+        XCTAssertEqual(server.requestCount, 2)
+    }
+
+    func testThatDifferentEndpointTypesDoNotShare() {
+        struct SameURL: APIRequest {
+            typealias Response = User
+            var path: RequestPath { "/shared" }
+        }
+        gate.open()
+        gate.open()
+        let done = expectation(description: "both")
+        done.expectedFulfillmentCount = 2
+        client.send(GetItem(path: "/shared")) { result in
+            XCTAssertEqual(result.value?.name, "shared")
+            done.fulfill()
+        }
+        client.send(SameURL()) { result in
+            XCTAssertEqual(result.value?.identifier, 1)
+            done.fulfill()
+        }
+        wait(for: [done], timeout: 10)
+        XCTAssertEqual(server.requestCount, 2)
+    }
+
+    func testThatRequestsCanOptOutAndDifferentHeadersDoNotShare() {
+        gate.open()
+        gate.open()
+        gate.open()
+        gate.open()
+        let done = expectation(description: "four")
+        done.expectedFulfillmentCount = 4
+        client.send(Private()) { _ in done.fulfill() }
+        client.send(Private()) { _ in done.fulfill() }
+        client.send(WithHeader(value: "a")) { _ in done.fulfill() }
+        client.send(WithHeader(value: "b")) { _ in done.fulfill() }
+        wait(for: [done], timeout: 10)
+        XCTAssertEqual(server.requestCount, 4)
+    }
+
+    func testThatPostsAreNotSharedByDefault() {
+        server.route("/echo-post") { _ in .json(["id": 1, "name": "posted"]) }
+        struct Post: APIRequest {
+            typealias Response = Item
+            var method: HTTPMethod { .post }
+            var path: RequestPath { "/echo-post" }
+        }
+        XCTAssertFalse(Post().coalescesIdenticalRequests)
+        XCTAssertTrue(GetItem().coalescesIdenticalRequests)
+        let done = expectation(description: "two")
+        done.expectedFulfillmentCount = 2
+        client.send(Post()) { _ in done.fulfill() }
+        client.send(Post()) { _ in done.fulfill() }
+        wait(for: [done], timeout: 10)
+        XCTAssertEqual(server.requestCount, 2)
+    }
+
+    func testThatAsyncCallersShareToo() async {
+        let client: APIClient = client
+        let gate = gate
+        let task = Task {
+            await withTaskGroup(of: APIResult<Item>.self) { group in
+                for _ in 0..<10 { group.addTask { await client.send(GetItem(path: "/shared")) } }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+        }
+        XCTAssertTrue(server.waitForRequestCount(atLeast: 1, timeout: 5))
+        gate.open()
+        gate.open()
+        let results = await task.value
+        XCTAssertEqual(results.compactMap(\.value).count, 10)
+        XCTAssertLessThanOrEqual(server.requestCount, 2)
+    }
+}
