@@ -19,11 +19,13 @@ enum BenchClients {
         return configuration
     }
 
-    /// An EndpointKit client as a user would set it up, with callbacks on a private queue.
-    static func endpointKit(baseURL: URL, maxConnections: Int? = nil) -> APIClient {
+    /// An EndpointKit client as a user would set it up, with callbacks on a private queue and
+    /// `cache` as its response cache (none by default).
+    static func endpointKit(baseURL: URL, maxConnections: Int? = nil, cache: ResponseCache? = nil) -> APIClient {
         let transport = URLSessionTransport(configuration: sessionConfiguration(maxConnections: maxConnections))
         var configuration = APIClient.Configuration(baseURL: baseURL, transport: transport)
         configuration.callbackQueue = DispatchQueue(label: "EndpointKitBench.callbacks")
+        configuration.cache = cache
         return APIClient(configuration: configuration)
     }
 

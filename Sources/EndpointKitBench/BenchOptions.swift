@@ -12,6 +12,8 @@ struct BenchOptions: Equatable {
     var objects: Int?
     /// Measured rounds per side; `nil` for the defaults.
     var rounds: Int?
+    /// The size of scenario 4's transfers in MiB; `nil` for the defaults (1024, quick 64).
+    var transferMiB: Int?
     /// Run only this side of every comparison (`endpointkit`, `baseline` or `reference`), to
     /// profile one side alone; `nil` for all.
     var only: String?
@@ -22,14 +24,15 @@ struct BenchOptions: Equatable {
 
     static let usage = """
         usage: endpointkit-bench [--quick] [--json] [--scenario NAME]... [--requests N] [--objects N] [--rounds N]
-                                 [--only SIDE]
+                                 [--transfer-mb N] [--only SIDE]
           --quick          a run under a minute (fewer requests and rounds)
           --json           print a JSON document instead of the table
           --scenario NAME  run only this scenario (repeatable): \(ScenarioCatalog.names.joined(separator: ", "))
                            or its number
           --requests N     make at most N requests in any measurement (smoke tests)
           --objects N      objects in the decoding payload (default 20000)
-          --rounds N       measured rounds per side (default 5, quick 3)
+          --rounds N       measured rounds per side (default 5, quick 3; transfers 3)
+          --transfer-mb N  MiB uploaded and downloaded per transfer run (default 1024, quick 64)
           --only SIDE      run only one side: \(Self.sides.joined(separator: ", ")) (for profiling)
         """
 
@@ -52,6 +55,7 @@ struct BenchOptions: Equatable {
             case "--requests": requestCap = try count(after: argument)
             case "--objects": objects = try count(after: argument)
             case "--rounds": rounds = try count(after: argument)
+            case "--transfer-mb": transferMiB = try count(after: argument)
             case "--scenario":
                 guard let name = remaining.popFirst(), ScenarioCatalog.isKnown(name) else {
                     throw .usage("--scenario needs one of \(ScenarioCatalog.names.joined(separator: ", "))")
@@ -105,8 +109,17 @@ struct BenchOptions: Equatable {
     /// Objects in the payload of scenario 3.
     var decodeObjects: Int { objects ?? 20_000 }
 
-    /// Measured rounds per side for scenarios 1 to 3.
+    /// Measured rounds per side for scenarios 1 to 3 and 5.
     var measuredRounds: Int { rounds ?? (quick ? 3 : 5) }
+
+    /// MiB per upload and per download in scenario 4 (the issue's 1 GB is 1024 MiB here).
+    var transferSizeMiB: Int { transferMiB ?? (quick ? 64 : 1024) }
+
+    /// Measured rounds per side for scenario 4 (each round moves the transfer size four times).
+    var transferRounds: Int { rounds ?? 3 }
+
+    /// Requests per run of scenario 5 (cache), per side.
+    var cacheRequests: Int { requests(quick ? 300 : 2000) }
 
     /// How long each server capacity probe runs, in seconds.
     var capacitySeconds: Double { quick || requestCap != nil ? 0.5 : 2 }

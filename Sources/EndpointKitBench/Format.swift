@@ -20,6 +20,19 @@ enum Format {
         fixed(seconds / Double(max(requests, 1)) * 1e6, 0) + " us/req"
     }
 
+    /// A duration in microseconds: `412 us`, `12.3 us`.
+    static func microseconds(_ seconds: Double) -> String {
+        let value = seconds * 1e6
+        return fixed(value, value >= 100 ? 0 : 1) + " us"
+    }
+
+    /// A transfer side's RSS growth, median time and throughput: `+3.1 MiB, 2.41 s, 445 MB/s`.
+    static func transfer(_ side: SideResult, bytes: Int) -> String {
+        let growth = side.peakGrowthKiB.map { "+" + mebibytes($0) + " MiB" } ?? "? MiB"
+        let seconds = side.medianWallSeconds
+        return "\(growth), \(fixed(seconds, 2)) s, \(fixed(Double(bytes) / 1e6 / seconds, 0)) MB/s"
+    }
+
     /// A size in KiB as MiB: `31.2`.
     static func mebibytes(_ kibibytes: Int) -> String { fixed(Double(kibibytes) / 1024, 1) }
 

@@ -9,6 +9,20 @@ struct Contender {
     /// Runs once. Returns the CPU seconds when they were measured elsewhere (a child process),
     /// `nil` to use this process's CPU time.
     let run: () async throws -> Double?
+    /// Runs after each measured run, outside the measurement (deleting a downloaded file); `nil`
+    /// for nothing.
+    var afterRun: (() throws -> Void)?
+
+    init(
+        name: String, inProcess: Bool = true, warmUp: (() async throws -> Void)? = nil,
+        afterRun: (() throws -> Void)? = nil, run: @escaping () async throws -> Double?
+    ) {
+        self.name = name
+        self.inProcess = inProcess
+        self.warmUp = warmUp
+        self.afterRun = afterRun
+        self.run = run
+    }
 }
 
 /// One measured run.
@@ -19,6 +33,15 @@ struct Sample: Encodable {
     var cpuSeconds: Double
     /// Peak resident set size during the run, KiB; `nil` when not measured.
     var peakRSSKiB: Int?
+    /// Resident set size when the run started (after the peak was reset), KiB; `nil` when not
+    /// measured.
+    var startRSSKiB: Int?
+
+    /// How far the resident set grew above its size at the start, KiB.
+    var peakGrowthKiB: Int? {
+        guard let peakRSSKiB, let startRSSKiB else { return nil }
+        return max(0, peakRSSKiB - startRSSKiB)
+    }
 }
 
 /// The runs of one contender and their medians.
@@ -27,6 +50,9 @@ struct SideResult: Encodable {
     let name: String
     /// Every measured run, in order.
     let samples: [Sample]
+    /// The median latency of single requests over every run, for scenarios that time each
+    /// request (scenario 5); `nil` otherwise.
+    var medianRequestSeconds: Double?
 
     /// The median wall-clock seconds.
     var medianWallSeconds: Double { Self.median(samples.map(\.wallSeconds)) }
@@ -34,9 +60,11 @@ struct SideResult: Encodable {
     var medianCPUSeconds: Double { Self.median(samples.map(\.cpuSeconds)) }
     /// The largest peak RSS of any run, KiB.
     var peakRSSKiB: Int? { samples.compactMap(\.peakRSSKiB).max() }
+    /// The largest growth of the RSS above its size at the start of a run, KiB.
+    var peakGrowthKiB: Int? { samples.compactMap(\.peakGrowthKiB).max() }
 
     private enum CodingKeys: String, CodingKey {
-        case name, samples, medianWallSeconds, medianCPUSeconds, peakRSSKiB
+        case name, samples, medianWallSeconds, medianCPUSeconds, peakRSSKiB, peakGrowthKiB, medianRequestSeconds
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -46,6 +74,8 @@ struct SideResult: Encodable {
         try container.encode(medianWallSeconds, forKey: .medianWallSeconds)
         try container.encode(medianCPUSeconds, forKey: .medianCPUSeconds)
         try container.encodeIfPresent(peakRSSKiB, forKey: .peakRSSKiB)
+        try container.encodeIfPresent(peakGrowthKiB, forKey: .peakGrowthKiB)
+        try container.encodeIfPresent(medianRequestSeconds, forKey: .medianRequestSeconds)
     }
 
     static func median(_ values: [Double]) -> Double {
@@ -76,12 +106,19 @@ enum Interleaved {
     }
 
     private static func measureOnce(_ contender: Contender) async throws -> Sample {
-        if contender.inProcess { ProcessMemory.resetPeak() }
+        var startRSS: Int?
+        if contender.inProcess {
+            ProcessMemory.resetPeak()
+            startRSS = ProcessMemory.currentKiB()
+        }
         let stopwatch = Stopwatch()
         let childCPU = try await contender.run()
         let wall = stopwatch.wallSeconds
         let cpu = childCPU ?? stopwatch.cpuSeconds
-        return Sample(
-            wallSeconds: wall, cpuSeconds: cpu, peakRSSKiB: contender.inProcess ? ProcessMemory.peakKiB() : nil)
+        let sample = Sample(
+            wallSeconds: wall, cpuSeconds: cpu, peakRSSKiB: contender.inProcess ? ProcessMemory.peakKiB() : nil,
+            startRSSKiB: startRSS)
+        try contender.afterRun?()
+        return sample
     }
 }

@@ -55,6 +55,12 @@ enum ReportTable {
             return prefix + [row.note ?? "-", "-", "-", "-", row.targetText, "", "-", "-", "-"]
         }
         let time = { (side: SideResult) -> String in
+            if let bytes = row.bytes {
+                return Format.transfer(side, bytes: bytes)
+            }
+            if let latency = side.medianRequestSeconds {
+                return Format.microseconds(latency) + "/req"
+            }
             if row.scenario == 6, let requests = row.requests {
                 return Format.perRequest(side.medianWallSeconds, requests: requests)
             }

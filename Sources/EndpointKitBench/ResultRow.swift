@@ -4,8 +4,6 @@ struct ResultRow: Encodable {
     enum Status: String, Encodable {
         /// Measured.
         case measured
-        /// The feature the scenario needs does not exist yet.
-        case notBuilt = "not-built"
         /// The measurement failed; ``ResultRow/note`` says why.
         case failed
     }
@@ -29,10 +27,16 @@ struct ResultRow: Encodable {
     let status: Status
     /// The largest acceptable ratio, if the issue sets one.
     var maximumRatio: Double?
+    /// The issue's limit on the growth of EndpointKit's peak RSS during a run, bytes (scenario 4).
+    var maximumGrowthBytes: Int?
+    /// The issue's limit on EndpointKit's median latency per request, seconds (scenario 5).
+    var maximumLatencySeconds: Double?
     /// The target as the issue states it, for the table.
     var targetText: String
     /// Requests per run, for network scenarios.
     var requests: Int?
+    /// Bytes moved per run, for transfer scenarios.
+    var bytes: Int?
     var endpointKit: SideResult?
     var baseline: SideResult?
     /// Other contenders measured in the same rounds (curl, JSONSerialization).
@@ -42,9 +46,13 @@ struct ResultRow: Encodable {
     /// Anything the reader needs to interpret the row.
     var note: String?
 
-    /// EndpointKit's median wall time over the baseline's.
+    /// EndpointKit's median wall time over the baseline's (of single requests, where both sides
+    /// timed each request).
     var ratio: Double? {
         guard let endpointKit, let baseline else { return nil }
+        if let hit = endpointKit.medianRequestSeconds, let network = baseline.medianRequestSeconds {
+            return hit / network
+        }
         return endpointKit.medianWallSeconds / baseline.medianWallSeconds
     }
 
@@ -54,20 +62,32 @@ struct ResultRow: Encodable {
         return endpointKit.medianCPUSeconds / baseline.medianCPUSeconds
     }
 
-    /// Whether the ratio is within the target; `nil` without a target or a ratio.
+    /// Whether EndpointKit is within the target (ratio, RSS growth or latency); `nil` without a
+    /// target or the figure it is about.
     var meetsTarget: Bool? {
-        guard let ratio, let maximumRatio else { return nil }
-        return ratio <= maximumRatio
+        if let maximumRatio {
+            return ratio.map { $0 <= maximumRatio }
+        }
+        if let maximumGrowthBytes {
+            return endpointKit?.peakGrowthKiB.map { $0 * 1024 < maximumGrowthBytes }
+        }
+        if let maximumLatencySeconds {
+            return endpointKit?.medianRequestSeconds.map { $0 < maximumLatencySeconds }
+        }
+        return nil
     }
 
     /// A measured row from interleaved sides: the first is EndpointKit, the second the baseline,
     /// the rest references.
+    /// `targetText` defaults to `<= maximumRatio`, or `-` without one.
     static func measured(
-        _ scenario: any Scenario, label: String, maximumRatio: Double?, requests: Int?, sides: [SideResult]
+        _ scenario: any Scenario, label: String, maximumRatio: Double?, targetText: String? = nil, requests: Int?,
+        sides: [SideResult]
     ) -> ResultRow {
         ResultRow(
             scenario: scenario.number, name: scenario.name, label: label, status: .measured,
-            maximumRatio: maximumRatio, targetText: maximumRatio.map { "<= " + Format.fixed($0, 2) } ?? "-",
+            maximumRatio: maximumRatio,
+            targetText: targetText ?? maximumRatio.map { "<= " + Format.fixed($0, 2) } ?? "-",
             requests: requests,
             endpointKit: sides.first, baseline: sides.dropFirst().first, references: Array(sides.dropFirst(2)))
     }
@@ -80,7 +100,8 @@ struct ResultRow: Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case scenario, name, label, status, maximumRatio, targetText, requests, endpointKit, baseline, references
+        case scenario, name, label, status, maximumRatio, maximumGrowthBytes, maximumLatencySeconds, targetText
+        case requests, bytes, endpointKit, baseline, references
         case growth, note, ratio, cpuRatio, meetsTarget
     }
 
@@ -91,8 +112,11 @@ struct ResultRow: Encodable {
         try container.encode(label, forKey: .label)
         try container.encode(status, forKey: .status)
         try container.encodeIfPresent(maximumRatio, forKey: .maximumRatio)
+        try container.encodeIfPresent(maximumGrowthBytes, forKey: .maximumGrowthBytes)
+        try container.encodeIfPresent(maximumLatencySeconds, forKey: .maximumLatencySeconds)
         try container.encode(targetText, forKey: .targetText)
         try container.encodeIfPresent(requests, forKey: .requests)
+        try container.encodeIfPresent(bytes, forKey: .bytes)
         try container.encodeIfPresent(endpointKit, forKey: .endpointKit)
         try container.encodeIfPresent(baseline, forKey: .baseline)
         try container.encode(references, forKey: .references)

@@ -15,19 +15,14 @@ protocol Scenario: Sendable {
     func run(in context: BenchContext) async throws -> [ResultRow]
 }
 
-/// Every scenario of the issue, in order. Scenarios 4 and 5 wait for their features: replace
-/// their ``PendingScenario`` with a real one when the feature lands.
+/// Every scenario of the issue, in order.
 enum ScenarioCatalog {
     static let all: [any Scenario] = [
         SequentialScenario(),
         ConcurrentScenario(),
         DecodeScenario(),
-        PendingScenario(
-            number: 4, name: "transfer",
-            summary: "1 GB upload from / download to disk: RSS growth",
-            targetText: "< 64 MB"),
-        PendingScenario(
-            number: 5, name: "cache", summary: "cache hit vs network round trip", targetText: "hit < 50 us"),
+        TransferScenario(),
+        CacheScenario(),
         ScaleScenario(),
     ]
 

@@ -10,6 +10,8 @@ final class BenchOptionsTests: XCTestCase {
         XCTAssertEqual(options.scaleSteps.map(\.requests), [1000, 10_000, 100_000])
         XCTAssertEqual(options.scaleSteps.map(\.chunks), [10, 10, 10])
         XCTAssertEqual(options.decodeObjects, 20_000)
+        XCTAssertEqual(options.transferSizeMiB, 1024)
+        XCTAssertEqual(options.cacheRequests, 2000)
         XCTAssertTrue(options.includes(number: 4, name: "transfer"))
     }
 
@@ -20,6 +22,8 @@ final class BenchOptionsTests: XCTestCase {
         XCTAssertEqual(options.scaleSteps.map(\.requests), [20])
         XCTAssertEqual(options.scaleSteps.map(\.chunks), [1])
         XCTAssertEqual(options.warmupRequests, 20)
+        XCTAssertEqual(options.transferSizeMiB, 64)
+        XCTAssertEqual(try BenchOptions(arguments: ["--quick", "--transfer-mb", "8"]).transferSizeMiB, 8)
     }
 
     func testThatScenariosAreSelectedByNameOrNumber() throws {
@@ -34,6 +38,7 @@ final class BenchOptionsTests: XCTestCase {
         XCTAssertThrowsError(try BenchOptions(arguments: ["--requests", "0"]))
         XCTAssertThrowsError(try BenchOptions(arguments: ["--requests"]))
         XCTAssertThrowsError(try BenchOptions(arguments: ["--fast"]))
+        XCTAssertThrowsError(try BenchOptions(arguments: ["--transfer-mb", "-1"]))
     }
 
     func testThatTheRawClientParsesAResponseHead() {

@@ -21,7 +21,9 @@ final class BenchSmokeTests: XCTestCase {
         let executable = try XCTUnwrap(Self.benchExecutable(), "endpointkit-bench was not built next to the tests")
         let process = Process()
         process.executableURL = executable
-        process.arguments = ["--quick", "--json", "--requests", "20", "--objects", "200", "--rounds", "1"]
+        process.arguments = [
+            "--quick", "--json", "--requests", "20", "--objects", "200", "--rounds", "1", "--transfer-mb", "16",
+        ]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -47,12 +49,22 @@ final class BenchSmokeTests: XCTestCase {
         XCTAssertEqual(
             statuses,
             [
-                1: ["measured"], 2: ["measured"], 3: ["measured"], 4: ["not-built"], 5: ["not-built"], 6: ["measured"],
+                1: ["measured"], 2: ["measured"], 3: ["measured"], 4: ["measured"], 5: ["measured"], 6: ["measured"],
             ])
         for row in rows where row["status"] as? String == "measured" {
             XCTAssertNotNil(row["ratio"], "\(row)")
             XCTAssertNotNil(row["endpointKit"] as? [String: Any], "\(row)")
             XCTAssertNotNil(row["baseline"] as? [String: Any], "\(row)")
+        }
+        // Scenario 4 reports RSS growth, scenario 5 single-request latencies.
+        for row in rows where row["scenario"] as? Int == 4 {
+            let endpointKit = try XCTUnwrap(row["endpointKit"] as? [String: Any])
+            XCTAssertNotNil(endpointKit["peakGrowthKiB"] as? Int, "\(row)")
+            XCTAssertEqual(row["bytes"] as? Int, 16 << 20)
+        }
+        for row in rows where row["scenario"] as? Int == 5 {
+            let endpointKit = try XCTUnwrap(row["endpointKit"] as? [String: Any])
+            XCTAssertNotNil(endpointKit["medianRequestSeconds"] as? Double, "\(row)")
         }
         let server = try XCTUnwrap(report["server"] as? [String: Any])
         let capacity = try XCTUnwrap(server["capacity"] as? [[String: Any]])
