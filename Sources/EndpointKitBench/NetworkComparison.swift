@@ -1,3 +1,4 @@
+import Dispatch
 import EndpointKit
 import Foundation
 
@@ -68,6 +69,25 @@ struct NetworkComparison {
                         return nil
                     }))
         }
+        #if os(Linux)
+        // EndpointKit on its libcurl transport (the Linux default), as a reference to URLSession.
+        if let curlTransport = try? CurlTransport() {
+            var configuration = APIClient.Configuration(baseURL: baseURL, transport: curlTransport)
+            configuration.callbackQueue = DispatchQueue(label: "EndpointKitBench.curl.callbacks")
+            let curlClient = APIClient(configuration: configuration)
+            let curlRequest: @Sendable () async throws -> Void = {
+                let user = try await curlClient.value(for: GetUserModel())
+                guard user.id == 42 else { throw BenchError.requestFailed("EndpointKit+libcurl decoded \(user)") }
+            }
+            contenders.append(
+                Contender(
+                    name: "EndpointKit+libcurl", warmUp: { try await loop(warmup, curlRequest) },
+                    run: {
+                        try await loop(count, curlRequest)
+                        return nil
+                    }))
+        }
+        #endif
         if let curl = context.curl {
             contenders.append(
                 try curl.contender(url: baseURL.appendingPathComponent("model"), count: count, parallel: width))
