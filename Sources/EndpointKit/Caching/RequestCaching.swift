@@ -22,7 +22,7 @@ struct RequestCaching: Sendable {
             key += " #identity=" + Digest.hex(credentials.joined(separator: "\n"))
         }
         if let body = request.httpBody, !body.isEmpty {
-            key += " #body=" + Digest.hex(String(decoding: body, as: UTF8.self))
+            key += " #body=" + Digest.hex(body)
         }
         self.cache = cache
         self.policy = policy

@@ -24,7 +24,7 @@ struct PartialDownload: Sendable {
     private let sourceURL: String
 
     init(folder: URL, sourceURL: URL, destination: DownloadDestination) {
-        let key = Self.fnv1a("\(sourceURL.absoluteString)|\(destination)")
+        let key = Digest.hex("\(sourceURL.absoluteString)|\(destination)")
         fileURL = folder.appendingPathComponent("\(key).partial")
         sidecarURL = folder.appendingPathComponent("\(key).json")
         self.sourceURL = sourceURL.absoluteString
@@ -101,15 +101,5 @@ struct PartialDownload: Sendable {
         }
         try? FileManager.default.removeItem(at: sidecarURL)
         return target
-    }
-
-    /// A stable 64-bit FNV-1a hash in hexadecimal, for file names.
-    static func fnv1a(_ text: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
-        }
-        return String(hash, radix: 16)
     }
 }
