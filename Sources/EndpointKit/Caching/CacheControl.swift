@@ -28,18 +28,4 @@ struct CacheControl: Hashable {
             }
         }
     }
-
-    /// An HTTP date (`Expires`, `Date`, `Last-Modified`), or `nil`; `Expires: 0` and other invalid
-    /// dates mean "already expired" to the caller.
-    static func date(_ value: String?) -> Date? {
-        guard let value else { return nil }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        for format in ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"] {
-            formatter.dateFormat = format
-            if let date = formatter.date(from: value.trimmingCharacters(in: .whitespaces)) { return date }
-        }
-        return nil
-    }
 }

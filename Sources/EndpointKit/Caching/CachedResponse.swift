@@ -111,8 +111,9 @@ public struct CachedResponse: Sendable, Hashable, Codable {
             return now.addingTimeInterval(maxAge - age)
         }
         if let expiresValue = response.value(forHTTPHeaderField: "Expires") {
-            guard let expires = CacheControl.date(expiresValue) else { return nil }
-            let served = CacheControl.date(response.value(forHTTPHeaderField: "Date")) ?? now
+            // `Expires: 0` and other invalid dates mean "already expired".
+            guard let expires = HTTPDate.parse(expiresValue) else { return nil }
+            let served = HTTPDate.parse(response.value(forHTTPHeaderField: "Date")) ?? now
             return now.addingTimeInterval(expires.timeIntervalSince(served) - age)
         }
         return nil

@@ -96,11 +96,7 @@ public struct RetryPolicy: Sendable, Hashable {
     public static func parseRetryAfter(_ value: String, now: Date) -> TimeInterval? {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
         if let seconds = Int(trimmed) { return seconds >= 0 ? TimeInterval(seconds) : nil }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        guard let date = formatter.date(from: trimmed) else { return nil }
+        guard let date = HTTPDate.parse(trimmed) else { return nil }
         let wait = date.timeIntervalSince(now)
         return wait > 0 ? wait : nil
     }
