@@ -72,7 +72,7 @@ struct URLRequestBuilder: Sendable {
                 if isTemporary { built.temporaryFiles.append(url) }
                 // Shown when inspecting; when sending, the transport sets the length from the file
                 // (URLSession on Linux would otherwise send it twice).
-                if inspecting, let size = Self.fileSize(url) {
+                if inspecting, let size = LocalFile.size(url) {
                     built.urlRequest.setValue(String(size), forHTTPHeaderField: "Content-Length")
                 }
             }
@@ -86,10 +86,6 @@ struct URLRequestBuilder: Sendable {
     private enum EncodedBody {
         case data(Data)
         case file(URL, isTemporary: Bool)
-    }
-
-    static func fileSize(_ url: URL) -> Int64? {
-        (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value
     }
 
     private func makeURL(base: URL, path: RequestPath, query: QueryItems) throws(RequestBuildError) -> URL {
@@ -132,9 +128,7 @@ struct URLRequestBuilder: Sendable {
             case .file(let url): return (.file(url, isTemporary: true), contentType)
             }
         case .file(let url, let contentType):
-            guard FileManager.default.isReadableFile(atPath: url.path), Self.fileSize(url) != nil else {
-                throw .unreadableFile(url, reason: "it does not exist or is not readable")
-            }
+            _ = try LocalFile.uploadableSize(url)
             return (.file(url, isTemporary: false), contentType)
         case .invalid(let reason):
             throw .bodyEncodingFailed(reason)

@@ -31,14 +31,7 @@ struct MultipartEncoder {
         var sizes: [URL: Int64] = [:]
         for part in form.parts {
             guard case .file(let url) = part.content else { continue }
-            guard FileManager.default.isReadableFile(atPath: url.path) else {
-                throw .unreadableFile(url, reason: "it does not exist or is not readable")
-            }
-            let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
-            guard let size = (attributes?[.size] as? NSNumber)?.int64Value,
-                (attributes?[.type] as? FileAttributeType) != .typeDirectory
-            else { throw .unreadableFile(url, reason: "it is not a regular file") }
-            sizes[url] = size
+            sizes[url] = try LocalFile.uploadableSize(url)
         }
         return sizes
     }

@@ -33,7 +33,7 @@ struct PartialDownload: Sendable {
 
     /// The bytes already downloaded and the validator to resume them with, when resuming is possible.
     func resumePoint() -> (offset: Int64, validator: String)? {
-        guard let size = URLRequestBuilder.fileSize(fileURL), size > 0,
+        guard let size = LocalFile.size(fileURL), size > 0,
             let data = try? Data(contentsOf: sidecarURL),
             let sidecar = try? JSONDecoder().decode(Sidecar.self, from: data), sidecar.url == sourceURL,
             !sidecar.validator.isEmpty
