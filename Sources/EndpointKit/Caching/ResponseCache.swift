@@ -69,19 +69,25 @@ public final class ResponseCache: Sendable {
 
     /// The entry stored under `key`, from memory or disk.
     public func cachedResponse(forKey key: String) -> CachedResponse? {
+        let hit = state.withLock { state -> CachedResponse? in
+            state.clock += 1
+            guard var item = state.memory[key] else { return nil }
+            item.lastUse = state.clock
+            state.memory[key] = item
+            return item.entry
+        }
+        if let hit { return hit }
+        guard let store else { return nil }
+        // The file name is a digest of the key: made outside the lock, and only on a memory miss.
         let name = DiskCacheStore.fileName(for: key)
         return state.withLock { state -> CachedResponse? in
-            state.clock += 1
-            if var item = state.memory[key] {
-                item.lastUse = state.clock
-                state.memory[key] = item
-                return item.entry
-            }
-            guard let store, state.disk[name] != nil else { return nil }
+            if let item = state.memory[key] { return item.entry }  // stored meanwhile
+            guard state.disk[name] != nil else { return nil }
             guard let entry = store.read(name, key: key) else {
                 if let removed = state.disk.removeValue(forKey: name) { state.diskSize -= removed.size }
                 return nil
             }
+            state.clock += 1
             state.disk[name]?.lastUse = state.clock
             insertInMemory(entry, &state)
             return entry

@@ -10,15 +10,23 @@ final class ProgressReporter: Sendable {
         var handler: (queue: DispatchQueue, closure: @Sendable (TransferProgress) -> Void)?
         var streams: [UUID: AsyncStream<TransferProgress>.Continuation] = [:]
         var isClosed = false
+        /// Made on first use: most requests never ask for one, and making it costs ~1% of a request.
+        var foundationProgress: Progress?
     }
 
     private let state = Locked(State())
-    /// A Foundation progress tracking the fraction completed, in millionths.
-    let progress: Progress = {
-        let progress = Progress(totalUnitCount: 1_000_000)
-        progress.isCancellable = false
-        return progress
-    }()
+
+    /// A Foundation progress tracking the fraction completed, in millionths, made on first use.
+    var progress: Progress {
+        state.withLock { state in
+            if let existing = state.foundationProgress { return existing }
+            let progress = Progress(totalUnitCount: 1_000_000)
+            progress.isCancellable = false
+            progress.completedUnitCount = Int64(state.lastFraction * 1_000_000)
+            state.foundationProgress = progress
+            return progress
+        }
+    }
 
     func setHandler(queue: DispatchQueue, _ closure: @escaping @Sendable (TransferProgress) -> Void) {
         state.withLock { $0.handler = (queue, closure) }
@@ -75,16 +83,19 @@ final class ProgressReporter: Sendable {
     }
 
     private func publish(_ update: (inout State) -> TransferProgress?) {
-        let delivery = state.withLock { state -> (TransferProgress, [AsyncStream<TransferProgress>.Continuation])? in
+        let delivery = state.withLock {
+            state -> (TransferProgress, [AsyncStream<TransferProgress>.Continuation], Progress?)? in
             guard !state.isClosed, let value = update(&state) else { return nil }
             if let handler = state.handler {
                 let closure = handler.closure
                 handler.queue.async { closure(value) }
             }
-            return (value, Array(state.streams.values))
+            return (value, state.streams.isEmpty ? [] : Array(state.streams.values), state.foundationProgress)
         }
-        guard let (value, streams) = delivery else { return }
-        if let fraction = value.fractionCompleted { progress.completedUnitCount = Int64(fraction * 1_000_000) }
+        guard let (value, streams, progress) = delivery else { return }
+        if let progress, let fraction = value.fractionCompleted {
+            progress.completedUnitCount = Int64(fraction * 1_000_000)
+        }
         for stream in streams { stream.yield(value) }
     }
 }

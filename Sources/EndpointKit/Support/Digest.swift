@@ -2,9 +2,19 @@ import Foundation
 
 /// Stable digests for cache keys and file names: SHA-256 (``SHA256``) in lowercase hexadecimal.
 enum Digest {
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
     /// The hexadecimal SHA-256 of `data`.
     static func hex(_ data: Data) -> String {
-        SHA256.hash(data).map { String(format: "%02x", $0) }.joined()
+        // Byte by byte into one buffer: `String(format:)` per byte cost a cache hit 40% of its time.
+        let digest = SHA256.hash(data)
+        var characters = [UInt8]()
+        characters.reserveCapacity(digest.count * 2)
+        for byte in digest {
+            characters.append(hexDigits[Int(byte >> 4)])
+            characters.append(hexDigits[Int(byte & 0x0F)])
+        }
+        return String(decoding: characters, as: UTF8.self)
     }
 
     /// The hexadecimal SHA-256 of `text`'s UTF-8 bytes.

@@ -1,0 +1,21 @@
+import Foundation
+import XCTest
+
+@testable import EndpointKit
+
+/// SHA-256 and its hexadecimal form, which name cache files and partial downloads: a change here
+/// would orphan every file already on disk.
+final class DigestTests: XCTestCase {
+    func testThatKnownVectorsHashAsFIPS180Says() {
+        XCTAssertEqual(Digest.hex(""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        XCTAssertEqual(Digest.hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        XCTAssertEqual(
+            Digest.hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"),
+            "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+    }
+
+    func testThatAMillionBytesSpanningManyBlocksHash() {
+        let data = Data(repeating: UInt8(ascii: "a"), count: 1_000_000)
+        XCTAssertEqual(Digest.hex(data), "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+    }
+}
