@@ -153,6 +153,37 @@ final class RequestBuildingTests: XCTestCase {
         }
     }
 
+    func testThatControlCharactersInPathOrQueryValuesAreRejected() {
+        for value in ["a\r\nHost: evil", "a\nb", "a\u{0}b", "a\rb"] {
+            XCTAssertThrowsError(try makeClient().urlRequest(for: Endpoint(path: "/users/\(value)")), value) {
+                XCTAssertEqual($0 as? RequestBuildError, .controlCharacter(component: "path"))
+            }
+            XCTAssertThrowsError(
+                try makeClient().urlRequest(for: Endpoint(parameters: .query([.init("q", .string(value))]))), value
+            ) {
+                XCTAssertEqual($0 as? RequestBuildError, .controlCharacter(component: "query"))
+            }
+            XCTAssertThrowsError(
+                try makeClient().urlRequest(for: Endpoint(parameters: .query([.init(value, "v")]))), value
+            ) {
+                XCTAssertEqual($0 as? RequestBuildError, .controlCharacter(component: "query"))
+            }
+        }
+        // Already-encoded text is checked too: `%0D`, `%0a`, `%00` in a trusted path.
+        let encoded = "x%0ay"
+        for path: RequestPath in [RequestPath(percentEncoded: "/a%0Db"), "/files/\(raw: encoded)", "/b%00"] {
+            XCTAssertThrowsError(try makeClient().urlRequest(for: Endpoint(path: path)), path.encoded) {
+                XCTAssertEqual($0 as? RequestBuildError, .controlCharacter(component: "path"))
+            }
+        }
+        // Look-alikes stay allowed: "%0D" typed as text (sent as %250D), other escapes, tabs.
+        for value in ["%0D%0A", "%0B", "100%", "a\tb"] {
+            XCTAssertNoThrow(try makeClient().urlRequest(for: Endpoint(path: "/v/\(value)")), value)
+            XCTAssertNoThrow(
+                try makeClient().urlRequest(for: Endpoint(parameters: .query([.init("q", .string(value))]))), value)
+        }
+    }
+
     func testThatGETWithBodyAndMissingBaseURLFailToBuild() {
         XCTAssertThrowsError(try makeClient().urlRequest(for: Endpoint(method: .get, parameters: .json(["a": 1])))) {
             XCTAssertEqual($0 as? RequestBuildError, .bodyNotAllowed(.get))

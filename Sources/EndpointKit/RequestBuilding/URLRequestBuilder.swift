@@ -93,14 +93,32 @@ struct URLRequestBuilder: Sendable {
         if let cut = string.firstIndex(where: { $0 == "?" || $0 == "#" }) { string = String(string[..<cut]) }
         while string.hasSuffix("/") { string.removeLast() }
         let encodedPath = path.encoded
+        guard !Self.holdsEncodedControlCharacter(encodedPath) else { throw .controlCharacter(component: "path") }
         if !encodedPath.isEmpty {
             if !encodedPath.hasPrefix("/") { string += "/" }
             string += encodedPath
         }
         let encodedQuery = query.percentEncoded(arrayEncoding: configuration.arrayEncoding)
+        guard !Self.holdsEncodedControlCharacter(encodedQuery) else { throw .controlCharacter(component: "query") }
         if !encodedQuery.isEmpty { string += "?" + encodedQuery }
         guard let url = URL(string: string), url.scheme != nil, url.host != nil else { throw .invalidURL(string) }
         return url
+    }
+
+    /// Whether percent-encoded text holds `%0D`, `%0A` or `%00` (any case), or those bytes raw.
+    static func holdsEncodedControlCharacter(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        for (index, byte) in bytes.enumerated() {
+            if byte == 0x0D || byte == 0x0A || byte == 0x00 { return true }
+            guard byte == UInt8(ascii: "%"), index + 2 < bytes.count, bytes[index + 1] == UInt8(ascii: "0") else {
+                continue
+            }
+            switch bytes[index + 2] | 0x20 {  // lowercased
+            case UInt8(ascii: "d"), UInt8(ascii: "a"), UInt8(ascii: "0"): return true
+            default: continue
+            }
+        }
+        return false
     }
 
     private func encode(

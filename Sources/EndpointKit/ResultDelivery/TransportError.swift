@@ -95,6 +95,10 @@ public enum RequestBuildError: Error, Sendable, Hashable, CustomStringConvertibl
     case definitionFailed(String)
     /// A file to upload is missing or unreadable.
     case unreadableFile(URL, reason: String)
+    /// A path or query value holds CR, LF or NUL (percent-encoded or not): rejected rather than
+    /// sent, since servers and proxies that decode it may split or truncate the request.
+    /// `component` is `"path"` or `"query"`.
+    case controlCharacter(component: String)
 
     /// A sentence describing the problem.
     public var description: String {
@@ -102,6 +106,8 @@ public enum RequestBuildError: Error, Sendable, Hashable, CustomStringConvertibl
         case .unreadableFile(let url, let reason): return "The file \(url.path) cannot be read: \(reason)"
         case .missingBaseURL: return "No base URL: set one on the client or the request."
         case .invalidURL(let url): return "Invalid URL: \(url)"
+        case .controlCharacter(let component):
+            return "The \(component) holds CR, LF or NUL, which could inject into the request."
         case .invalidHeader(let name, let reason):
             return "Invalid header \(name.debugDescription): \(reason)"
         case .bodyEncodingFailed(let detail): return "The body could not be encoded: \(detail)"
