@@ -15,6 +15,7 @@ import Foundation
 /// | `/fault/close-mid-body` | declares 1000 bytes, sends 100, closes |
 /// | `/fault/garbage` | bytes that are not HTTP, then closes |
 /// | `/fault/close` | closes without answering |
+/// | `/fault/reset` | resets the connection (TCP RST) without answering |
 /// | `/fault/invalid-status` | `HTTP/1.1 abc`, then closes |
 /// | `/fault/drip?chunks=N&delay=ms` | `N` (default 5) chunks of text `delay` (default 100) ms apart |
 enum BuiltinRoutes {
@@ -60,6 +61,7 @@ enum BuiltinRoutes {
             .raw(Data("\u{1}\u{2}garbage: this is not HTTP at all\u{0}\u{7F}\r\n\r\n".utf8), closeAfter: true)
         }
         router.add("/fault/close") { _ in .close }
+        router.add("/fault/reset") { _ in .reset(afterSending: Data()) }
         router.add("/fault/invalid-status") { _ in .raw(Data("HTTP/1.1 abc\r\n\r\n".utf8), closeAfter: true) }
         router.add("/fault/drip") { request in
             let count = min(max(request.queryValue("chunks").flatMap { Int($0) } ?? 5, 1), maxDripChunks)

@@ -14,6 +14,8 @@ struct ResponseWriter {
 
     /// Bodies up to this size are sent in the same `send` as the head.
     private static let coalesceLimit = 256 * 1024
+    /// How long ``TestResponse/reset(afterSending:)`` waits between its bytes and the reset.
+    private static let pauseBeforeReset: TimeInterval = 0.05
 
     let fd: Int32
     let stopSignal: StopSignal
@@ -63,6 +65,12 @@ struct ResponseWriter {
             return sent && !closeAfter && context.keepAlive
 
         case .close:
+            return false
+
+        case .reset(let data):
+            let sent = data.withUnsafeBytes { Socket.sendAll(fd, $0) }
+            if sent && !data.isEmpty { _ = stopSignal.wait(seconds: Self.pauseBeforeReset) }
+            Socket.resetOnClose(fd)
             return false
 
         case .delayed(let seconds, let inner):

@@ -126,6 +126,13 @@ enum Socket {
         _ = shutdown(fd, Int32(SHUT_WR))
     }
 
+    /// Makes the coming `close` of `fd` abort the connection with a TCP RST (`SO_LINGER` on, 0 s)
+    /// instead of an orderly FIN, discarding anything not yet sent.
+    static func resetOnClose(_ fd: Int32) {
+        var option = linger(l_onoff: 1, l_linger: 0)
+        _ = setsockopt(fd, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
+    }
+
     /// Closes a descriptor.
     static func closeDescriptor(_ fd: Int32) {
         _ = close(fd)

@@ -34,6 +34,13 @@ public enum TestResponse: Sendable {
     /// The close is an orderly one (FIN): the client sees the connection end before any byte of
     /// a response arrived.
     case close
+    /// Writes these raw bytes (possibly none), then resets the connection: a TCP RST (`SO_LINGER`
+    /// 0) instead of an orderly close, as a crashing server or a middlebox does.
+    ///
+    /// When `bytes` is not empty the reset follows after a short pause, so that the client has
+    /// read them and is waiting for the rest. Use it to cut a response anywhere: before the
+    /// status line, in the headers, in the body.
+    case reset(afterSending: Data)
     /// Waits, then produces the wrapped response (delay in seconds; must not block other
     /// connections).
     ///

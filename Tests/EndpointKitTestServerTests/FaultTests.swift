@@ -79,6 +79,25 @@ final class FaultTests: XCTestCase {
         XCTAssertEqual(client.readToEnd(), [])
     }
 
+    func testResetAbortsTheConnectionAfterItsBytes() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        assertURLError(failingFetch("/fault/reset", on: server), "/fault/reset")
+        server.route("/half") { _ in .reset(afterSending: Data("HTTP/1.1 200 OK\r\nContent-Le".utf8)) }
+        let half = try RawClient(port: server.port).exchange("GET /half HTTP/1.1\r\n\r\n")
+        XCTAssertEqual(String(decoding: half.bytes, as: UTF8.self), "HTTP/1.1 200 OK\r\nContent-Le")
+        XCTAssertEqual(half.error, ECONNRESET, "a reset, not an orderly close")
+
+        let nothing = try RawClient(port: server.port).exchange("GET /fault/reset HTTP/1.1\r\n\r\n")
+        XCTAssertEqual(nothing.bytes, [])
+        XCTAssertEqual(nothing.error, ECONNRESET)
+        // Next to it, `.close` ends the stream in order.
+        let closed = try RawClient(port: server.port).exchange("GET /fault/close HTTP/1.1\r\n\r\n")
+        XCTAssertEqual(closed.bytes, [])
+        XCTAssertNil(closed.error)
+        XCTAssertTrue(server.waitForOpenConnectionCount(atMost: 0, timeout: 5))
+    }
+
     func testInvalidStatusLineFails() throws {
         let server = try TestServer()
         defer { server.stop() }
@@ -99,5 +118,13 @@ final class FaultTests: XCTestCase {
         XCTAssertLessThan(seconds, 15, "fast requests must not wait for the 20 s delayed one")
         slowSession.invalidateAndCancel()
         XCTAssertEqual(slowDone.wait(timeout: .now() + 8), .success)
+    }
+}
+
+extension RawClient {
+    /// Sends `request`, then reads until the stream ends or fails.
+    func exchange(_ request: String) -> (bytes: [UInt8], error: Int32?) {
+        send(request)
+        return readUntilEndOrError()
     }
 }

@@ -129,6 +129,23 @@ final class RawClient {
         return buffer
     }
 
+    /// Reads until the stream ends or fails.
+    /// - Returns: the bytes read, and the `errno` of the failure that ended it (`ECONNRESET` for a
+    ///   reset), or `nil` for an orderly end of stream.
+    func readUntilEndOrError() -> (bytes: [UInt8], error: Int32?) {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = recv(fd, &chunk, chunk.count, 0)
+            if count > 0 {
+                buffer += chunk[..<count]
+                continue
+            }
+            if count < 0 && errno == EINTR { continue }
+            defer { buffer.removeAll() }
+            return (buffer, count == 0 ? nil : errno)
+        }
+    }
+
     /// Whether the server closed the connection (end of stream) within the receive timeout.
     /// Whether the peer closed the connection: reads (and discards) until end of stream, giving up
     /// after a few receive timeouts.

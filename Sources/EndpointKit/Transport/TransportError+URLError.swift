@@ -31,6 +31,10 @@ extension TransportError {
             .clientCertificateRequired?:
             reason = .tls
         case .httpTooManyRedirects?, .redirectToNonExistentLocation?: reason = .tooManyRedirects
+        case .badServerResponse? where text.lowercased().contains("empty reply from server"):
+            // libcurl's "closed before any byte of a response" (CURLE_GOT_NOTHING), which
+            // FoundationNetworking reports as -1011.
+            reason = .connectionLost
         case .badServerResponse?, .cannotParseResponse?, .cannotDecodeRawData?, .cannotDecodeContentData?,
             .zeroByteResource?:
             reason = .badResponse
@@ -56,9 +60,12 @@ extension TransportError {
         {
             return .connectionLost
         }
-        if ["weird server reply", "http/0.9", "unsupported http version", "invalid status line", "header overflow"]
-            .contains(where: text.contains)
-        {
+        // An oversized head: one header line over libcurl's 100 KB ("out of memory"), or all of
+        // them over 300 KB ("too large response headers").
+        if [
+            "weird server reply", "http/0.9", "unsupported http version", "invalid status line", "header overflow",
+            "too large response headers", "out of memory",
+        ].contains(where: text.contains) {
             return .badResponse
         }
         return .other

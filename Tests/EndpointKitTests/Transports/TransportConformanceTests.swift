@@ -7,57 +7,8 @@ import XCTest
 import FoundationNetworking
 #endif
 
-/// The contract every ``Transport`` meets, over real HTTP on loopback.
-///
-/// Each test runs once per transport in ``TransportKind/selected`` (URLSession and, on Linux,
-/// libcurl), each time with a fresh server, transport and client; failures name the transport.
-/// (XCTest on Linux runs no inherited test methods in subclasses, and no test twice through
-/// `invokeTest`, so one class runs the cases for every transport.)
-final class TransportConformanceTests: LoopbackTestCase {
-    /// The transport under test.
-    private var kind = TransportKind.urlSession
-    var transport: (any Transport)!
-
-    // Server, transport and client are made per transport, in `forEachTransport`.
-    override func setUpWithError() throws {}
-    override func tearDown() {}
-
-    /// Runs `body` once per selected transport, each time with a fresh server, transport and client.
-    func forEachTransport(_ body: () throws -> Void) throws {
-        for kind in TransportKind.selected {
-            self.kind = kind
-            transport = try kind.make()
-            try super.setUpWithError()
-            defer {
-                super.tearDown()
-                transport = nil
-            }
-            try body()
-        }
-    }
-
-    #if canImport(FoundationNetworking)
-    override func recordFailure(
-        withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool
-    ) {
-        super.recordFailure(
-            withDescription: "[\(kind.name)] \(description)", inFile: filePath, atLine: lineNumber, expected: expected)
-    }
-    #else
-    override func record(_ issue: XCTIssue) {
-        var issue = issue
-        issue.compactDescription = "[\(kind.name)] \(issue.compactDescription)"
-        super.record(issue)
-    }
-    #endif
-
-    override func makeClient(_ configure: (inout APIClient.Configuration) -> Void = { _ in }) -> APIClient {
-        super.makeClient { configuration in
-            configuration.transport = self.transport
-            configure(&configuration)
-        }
-    }
-
+/// The contract every ``Transport`` meets, over real HTTP on loopback, once per transport.
+final class TransportConformanceTests: TransportTestCase {
     /// Runs one request on the transport itself (no client), waiting (bounded) for its completion.
     func execute(
         _ urlRequest: URLRequest, deadline: TimeInterval? = 10, limit: Int = 1 << 26, bodyFile: URL? = nil,

@@ -11,6 +11,8 @@ struct CurlResponseHead {
     private(set) var contentLength: Int?
     /// The status code of the last status line, 0 before one arrived.
     private(set) var statusCode = 0
+    /// Whether the blank line ending the last head arrived.
+    private(set) var isComplete = false
 
     private static let colon = UInt8(ascii: ":")
 
@@ -19,12 +21,16 @@ struct CurlResponseHead {
     mutating func consume(_ line: UnsafeRawBufferPointer) -> Bool {
         var end = line.count
         while end > 0, line[end - 1] == 0x0A || line[end - 1] == 0x0D { end -= 1 }
-        if end == 0 { return true }
+        if end == 0 {
+            isComplete = true
+            return true
+        }
         if end >= 5, line[0] == UInt8(ascii: "H"), line[1] == UInt8(ascii: "T"), line[2] == UInt8(ascii: "T"),
             line[3] == UInt8(ascii: "P"), line[4] == UInt8(ascii: "/")
         {
             fields.removeAll(keepingCapacity: true)
             contentLength = nil
+            isComplete = false
             statusCode = Self.status(in: line, end: end)
             return false
         }

@@ -101,8 +101,16 @@ extension CurlTransfer {
     }
 
     /// The response made when the head ended, or made now (a head libcurl ended without a body).
+    ///
+    /// libcurl also reports success when the server closed the connection cleanly in the middle
+    /// of the head (after a whole line): that is a lost connection, not a response.
     private func finalResponse() throws(TransportError) -> HTTPURLResponse {
         if let response { return response }
+        guard head.isComplete else {
+            let target = request.url.map { " (\($0.redactedForMessages))" } ?? ""
+            throw TransportError(
+                .connectionLost, message: "The connection closed before the response's headers were complete\(target).")
+        }
         return try makeResponse()
     }
 

@@ -7,7 +7,7 @@ extension TransportError {
     ///   - error: The code and libcurl's texts.
     ///   - url: The URL that was requested, for the message.
     init(curlError error: CurlError, url: URL?) {
-        let reason = Self.reason(forCurlCode: error.code)
+        let reason = Self.reason(for: error)
         let target = url.map { " (\($0.redactedForMessages))" } ?? ""
         let message: String
         switch reason {
@@ -16,10 +16,19 @@ extension TransportError {
         case .cannotConnect: message = "Could not connect to the server\(target): \(error)."
         case .cannotFindHost: message = "The server's host name could not be resolved\(target): \(error)."
         case .connectionLost: message = "The connection was lost before the response was complete\(target): \(error)."
+        case .badResponse where error.code == 27:
+            message = "The server's response could not be read\(target): a header line is too long (\(error))."
         case .badResponse: message = "The server's response could not be read\(target): \(error)."
         default: message = "\(error)\(target)"
         }
         self.init(reason, message: message, underlyingError: error)
+    }
+
+    /// The reason for a failure, by its code and, where one code covers several cases, its text.
+    static func reason(for error: CurlError) -> Reason {
+        // 56 is a receive error, but also a response head over libcurl's total limit (300 KB).
+        if error.code == 56, error.detail.lowercased().contains("too large response headers") { return .badResponse }
+        return reason(forCurlCode: error.code)
     }
 
     /// The reason for a `CURLcode` (see `curl.h`'s `CURLcode`).
@@ -35,6 +44,8 @@ extension TransportError {
         case 18, 52, 55, 56, 92: return .connectionLost
         // 1 on an http(s) URL is a reply that is not HTTP ("Received HTTP/0.9").
         case 1, 8, 16, 61, 100: return .badResponse
+        // 27 (out of memory) is what a response header line over libcurl's limit (100 KB) gives.
+        case 27: return .badResponse
         default: return .other
         }
     }
