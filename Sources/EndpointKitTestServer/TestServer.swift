@@ -92,6 +92,12 @@ public final class TestServer: Sendable {
         core.state.withLock { $0.openConnections.count }
     }
 
+    /// Number of the server's threads (listener and connections) still running: 0 once ``stop()``
+    /// has returned, unless a thread failed to end within stop's fallback wait.
+    public var liveThreadCount: Int {
+        core.state.withLock { $0.liveThreads }
+    }
+
     /// Blocks until at least `count` requests have been read, or `timeout` seconds pass.
     /// - Returns: whether the count was reached.
     @discardableResult
