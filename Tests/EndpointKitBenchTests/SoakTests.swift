@@ -31,7 +31,7 @@ final class SoakTests: XCTestCase {
         SoakRoutes.install(on: server)
         var settings = SoakSettings(
             requests: 5000, inFlight: 64, seed: Self.seed, transport: transport, baseURL: server.baseURL)
-        settings.timeLimit = 240
+        settings.timeLimit = 120
 
         // WHEN the requests run, with some cancelled and some timing out
         let report = try SoakRunner.run(settings)

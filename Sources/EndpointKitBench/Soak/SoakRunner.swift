@@ -13,8 +13,8 @@ enum SoakRunner {
         let transportActive: Int?
     }
 
-    /// Runs `settings`, blocking the calling thread (not the main thread if callbacks need it:
-    /// they run on a private queue).
+    /// Runs `settings`, blocking the calling thread until done. Completions run on a private
+    /// queue, so any thread may call it, the main thread included.
     /// - Throws: ``BenchError`` if the transport cannot be created.
     static func run(_ settings: SoakSettings) throws(BenchError) -> SoakReport {
         // A warm-up client of its own, gone before the start is measured: one-time state
