@@ -8,6 +8,8 @@ enum BenchError: Error, CustomStringConvertible, Equatable {
     case requestFailed(String)
     /// A child process (curl) could not be run or failed.
     case process(String)
+    /// Something the run needs does not exist here (a transport on another platform).
+    case unavailable(String)
 
     var description: String {
         switch self {
@@ -15,6 +17,7 @@ enum BenchError: Error, CustomStringConvertible, Equatable {
         case .server(let message): return "server: \(message)"
         case .requestFailed(let message): return "request failed: \(message)"
         case .process(let message): return "process: \(message)"
+        case .unavailable(let message): return "unavailable: \(message)"
         }
     }
 }

@@ -17,6 +17,14 @@ struct BenchOptions: Equatable {
     /// Run only this side of every comparison (`endpointkit`, `baseline` or `reference`), to
     /// profile one side alone; `nil` for all.
     var only: String?
+    /// Run the soak (``SoakRunner``) instead of the scenarios.
+    var soak = false
+    /// The soak's requests in flight; `nil` for the default (64).
+    var inFlight: Int?
+    /// The soak's transports; empty for every one available.
+    var transports: [SoakTransport] = []
+    /// The seed of the soak's mix; `nil` for a random one (printed).
+    var seed: UInt64?
     /// Hidden: serve the benchmark routes until standard input closes (the child process).
     var serve = false
     /// Print the usage and exit.
@@ -25,6 +33,7 @@ struct BenchOptions: Equatable {
     static let usage = """
         usage: endpointkit-bench [--quick] [--json] [--scenario NAME]... [--requests N] [--objects N] [--rounds N]
                                  [--transfer-mb N] [--only SIDE]
+               endpointkit-bench --soak [--requests N] [--in-flight N] [--transport urlsession|curl|both] [--seed N]
           --quick          a run under a minute (fewer requests and rounds)
           --json           print a JSON document instead of the table
           --scenario NAME  run only this scenario (repeatable): \(ScenarioCatalog.names.joined(separator: ", "))
@@ -34,6 +43,11 @@ struct BenchOptions: Equatable {
           --rounds N       measured rounds per side (default 5, quick 3; transfers 3)
           --transfer-mb N  MiB uploaded and downloaded per transfer run (default 1024, quick 64)
           --only SIDE      run only one side: \(Self.sides.joined(separator: ", ")) (for profiling)
+          --soak           send many requests (default 100000) with faults, cancels and timeouts, then check
+                           that each completed once and nothing leaked; exits 1 if a check fails
+          --in-flight N    soak requests in flight (default 64)
+          --transport T    soak over urlsession, curl or both (default both where curl exists)
+          --seed N         the soak's mix (default random, printed)
         """
 
     /// Parses the arguments after the program name.
@@ -51,6 +65,19 @@ struct BenchOptions: Equatable {
             case "--quick": quick = true
             case "--json": json = true
             case "--serve": serve = true
+            case "--soak": soak = true
+            case "--in-flight": inFlight = try count(after: argument)
+            case "--seed":
+                guard let text = remaining.popFirst(), let value = UInt64(text) else {
+                    throw .usage("--seed needs a number from 0 to \(UInt64.max)")
+                }
+                seed = value
+            case "--transport":
+                let names = SoakTransport.available.map(\.rawValue)
+                guard let name = remaining.popFirst(), name == "both" || names.contains(name) else {
+                    throw .usage("--transport needs one of \((names + ["both"]).joined(separator: ", "))")
+                }
+                transports = SoakTransport.available.filter { name == "both" || $0.rawValue == name }
             case "--help", "-h": help = true
             case "--requests": requestCap = try count(after: argument)
             case "--objects": objects = try count(after: argument)
@@ -126,4 +153,13 @@ struct BenchOptions: Equatable {
 
     /// Unmeasured requests per side before a scenario's rounds (connections, caches, lazy setup).
     var warmupRequests: Int { requests(200) }
+
+    /// The soak's requests: `--requests`, else the issue's 100,000.
+    var soakRequests: Int { requestCap ?? 100_000 }
+
+    /// The soak's requests in flight.
+    var soakInFlight: Int { inFlight ?? 64 }
+
+    /// The soak's transports, in the order they run.
+    var soakTransports: [SoakTransport] { transports.isEmpty ? SoakTransport.available : transports }
 }

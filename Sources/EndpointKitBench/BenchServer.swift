@@ -42,6 +42,7 @@ enum BenchServer {
                 status: 200, headers: [("Content-Type", "application/octet-stream")], chunks: chunks,
                 delayBetweenChunks: 0)
         }
+        SoakRoutes.install(on: server)
         FileHandle.standardOutput.write(Data("\(portPrefix)\(server.port)\n".utf8))
         _ = FileHandle.standardInput.readDataToEndOfFile()
         server.stop()

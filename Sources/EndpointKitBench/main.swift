@@ -17,6 +17,10 @@ if options.help {
 if options.serve {
     exit(BenchServer.serve())
 }
+if options.soak {
+    // Blocks this thread; the soak's callbacks run on private queues.
+    exit(SoakMode.run(options))
+}
 
 // The run happens on the global executor while the main thread waits on a semaphore, instead of
 // an async top level: that parks the main thread in `dispatch_main` (pthread_exit), which

@@ -41,6 +41,41 @@ final class BenchOptionsTests: XCTestCase {
         XCTAssertThrowsError(try BenchOptions(arguments: ["--transfer-mb", "-1"]))
     }
 
+    func testThatTheSoakDefaultsToTheIssuesCountsAndTakesItsOwnOptions() throws {
+        let defaults = try BenchOptions(arguments: ["--soak"])
+        XCTAssertTrue(defaults.soak)
+        XCTAssertEqual(defaults.soakRequests, 100_000)
+        XCTAssertEqual(defaults.soakInFlight, 64)
+        XCTAssertEqual(defaults.soakTransports, SoakTransport.available)
+        XCTAssertNil(defaults.seed)
+
+        let options = try BenchOptions(arguments: [
+            "--soak", "--requests", "500", "--in-flight", "8", "--transport", "urlsession", "--seed", "42",
+        ])
+        XCTAssertEqual(options.soakRequests, 500)
+        XCTAssertEqual(options.soakInFlight, 8)
+        XCTAssertEqual(options.soakTransports, [.urlSession])
+        XCTAssertEqual(options.seed, 42)
+        XCTAssertEqual(try BenchOptions(arguments: ["--transport", "both"]).soakTransports, SoakTransport.available)
+
+        XCTAssertThrowsError(try BenchOptions(arguments: ["--transport", "nghttp"]))
+        XCTAssertThrowsError(try BenchOptions(arguments: ["--seed", "-3"]))
+        XCTAssertThrowsError(try BenchOptions(arguments: ["--in-flight", "0"]))
+    }
+
+    func testThatASoakPlanIsFixedByItsSeedAndFollowsTheWeights() {
+        func kinds(seed: UInt64) -> [SoakKind] {
+            var plan = SoakPlan(seed: seed)
+            return (0..<2000).map { plan.step($0).kind }
+        }
+        XCTAssertEqual(kinds(seed: 7), kinds(seed: 7))
+        XCTAssertNotEqual(kinds(seed: 7), kinds(seed: 8))
+        let counts = Dictionary(kinds(seed: 7).map { ($0, 1) }, uniquingKeysWith: +)
+        XCTAssertEqual(Set(counts.keys), Set(SoakKind.allCases))
+        // json has weight 36 of 100: about 720 of 2000.
+        XCTAssertEqual(Double(counts[.json] ?? 0), 720, accuracy: 100)
+    }
+
     func testThatTheRawClientParsesAResponseHead() {
         let head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\ncontent-length: 12\r\n\r\n"
         XCTAssertEqual(RawHTTPConnection.endOfHead(in: Array((head + "{}").utf8)), head.utf8.count)

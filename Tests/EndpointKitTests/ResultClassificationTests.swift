@@ -181,4 +181,13 @@ final class ResultClassificationTests: LoopbackTestCase {
         XCTAssertEqual(
             TransportError(urlSessionError: linuxTLS, url: URL(string: "http://example.test")).reason, .other)
     }
+
+    func testThatLibcurlGivingUpOnAConnectionThatKeepsClosingIsConnectionLost() {
+        // URLSession on Linux, when the server closes every connection without answering (seen in the soak).
+        let died = NSError(
+            domain: NSURLErrorDomain, code: -1,
+            userInfo: [NSLocalizedDescriptionKey: "Connection died, tried 5 times before giving up"])
+        let http = URL(string: "http://example.test")
+        XCTAssertEqual(TransportError(urlSessionError: died, url: http).reason, .connectionLost)
+    }
 }

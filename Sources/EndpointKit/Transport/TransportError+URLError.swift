@@ -55,9 +55,12 @@ extension TransportError {
     /// libcurl's text; classify them by that text.
     private static func classifyCurlText(_ text: String, isHTTPS: Bool) -> Reason {
         if isHTTPS, ["ssl", "tls", "certificate"].contains(where: text.contains) { return .tls }
-        if ["transfer closed", "recv failure", "connection reset", "empty reply from server", "send failure"]
-            .contains(where: text.contains)
-        {
+        // "Connection died, tried 5 times before giving up": libcurl resent a request on fresh
+        // connections that the server kept closing without an answer (CURLE_SEND_ERROR).
+        if [
+            "transfer closed", "recv failure", "connection reset", "empty reply from server", "send failure",
+            "connection died",
+        ].contains(where: text.contains) {
             return .connectionLost
         }
         // An oversized head: one header line over libcurl's 100 KB ("out of memory"), or all of

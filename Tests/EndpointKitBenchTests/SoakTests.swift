@@ -1,0 +1,58 @@
+import EndpointKitTestServer
+import XCTest
+
+@testable import EndpointKitBench
+
+/// The short soak: 5,000 requests, 64 in flight, with the faults, cancels and timeouts of the
+/// full one (`endpointkit-bench --soak`), against the in-process test server, once per transport.
+///
+/// The engine is the benchmark's own (``SoakRunner``); this test only picks smaller numbers. The
+/// descriptor and memory checks compare the process before and after the soak alone, after a
+/// warm-up, so whatever earlier tests left behind is not counted.
+final class SoakTests: XCTestCase {
+    /// A fixed mix, so a failure can be replayed: `endpointkit-bench --soak --seed 20240601 --requests 5000`.
+    private static let seed: UInt64 = 20_240_601
+
+    #if os(Linux)
+    func testThatEveryRequestCompletesExactlyOnceAndNothingLeaksOverCurlTransport() throws {
+        try soak(over: .curl)
+    }
+    #endif
+
+    func testThatEveryRequestCompletesExactlyOnceAndNothingLeaksOverURLSessionTransport() throws {
+        try soak(over: .urlSession)
+    }
+
+    private func soak(over transport: SoakTransport) throws {
+        // GIVEN the test server with the soak's routes, and a generous overall limit (the soak
+        // itself takes seconds; the limit only bounds a run that hangs)
+        let server = try TestServer()
+        defer { server.stop() }
+        SoakRoutes.install(on: server)
+        var settings = SoakSettings(
+            requests: 5000, inFlight: 64, seed: Self.seed, transport: transport, baseURL: server.baseURL)
+        settings.timeLimit = 120
+
+        // WHEN the requests run, with some cancelled and some timing out
+        let report = try SoakRunner.run(settings)
+
+        // THEN each completed exactly once with an outcome its route can give, the registries are
+        // empty, and descriptors and memory are back near where they started
+        let summary = report.lines.joined(separator: "\n")
+        XCTAssertEqual(report.failures, [], summary)
+        XCTAssertEqual(report.sent, 5000, summary)
+        XCTAssertEqual(report.completions, 5000, summary)
+        XCTAssertEqual(report.duplicates, [], summary)
+        XCTAssertEqual(report.clientInFlight, 0, summary)
+        XCTAssertEqual(report.transportActive, 0, summary)
+        // The mix really had every kind of ending: successes, server failures, cancels, timeouts
+        // and lost connections.
+        for outcome: SoakOutcome in [
+            .success, .serverFailure, .cancelled, .transport(.timedOut), .transport(.connectionLost),
+            .transport(.badResponse), .transport(.decodingFailed),
+        ] {
+            XCTAssertGreaterThan(report.outcomes[outcome] ?? 0, 0, "\(outcome)\n\(summary)")
+        }
+        print(summary)
+    }
+}
