@@ -14,7 +14,9 @@ public struct CachedResponse: Sendable, Hashable, Codable {
     /// The HTTP status code.
     public let statusCode: Int
     /// The response headers.
-    public var headers: [String: String]
+    public var headers: [String: String] {
+        didSet { built = BuiltResponse() }
+    }
     /// The raw body, as received (before ``APIRequest/transformBody(_:response:)``).
     public var body: Data
     /// When it was stored or last revalidated.
@@ -27,6 +29,13 @@ public struct CachedResponse: Sendable, Hashable, Codable {
     public let tags: Set<String>
     /// For each header named in the response's `Vary`, the request's value ("" when absent).
     public let varyValues: [String: String]
+    /// The `HTTPURLResponse` made from this value on its first use, shared by its copies: making
+    /// one costs a cache hit about a fifth of its time. Not part of equality, hashing or coding.
+    private var built = BuiltResponse()
+
+    private enum CodingKeys: String, CodingKey {
+        case key, url, statusCode, headers, body, storedAt, freshUntil, version, tags, varyValues
+    }
 
     /// The `ETag` validator.
     public var etag: String? { header("ETag") }
@@ -58,10 +67,12 @@ public struct CachedResponse: Sendable, Hashable, Codable {
 
     /// The stored response as a transport response for `url`.
     func transportResponse() -> TransportResponse? {
-        guard
-            let response = HTTPURLResponse(
-                url: url, statusCode: statusCode, httpVersion: "HTTP/1.1", headerFields: headers)
-        else { return nil }
+        let response = built.response.withLock { response -> HTTPURLResponse? in
+            if let response { return response }
+            response = HTTPURLResponse(url: url, statusCode: statusCode, httpVersion: "HTTP/1.1", headerFields: headers)
+            return response
+        }
+        guard let response else { return nil }
         return TransportResponse(response: response, data: body)
     }
 
@@ -138,4 +149,13 @@ public struct CachedResponse: Sendable, Hashable, Codable {
             isSharedCache: isSharedCache, now: now)
         return copy
     }
+}
+
+/// Holds the response made from a ``CachedResponse``; every box is equal to every other, so the
+/// entry's equality and hash stay those of its stored fields.
+private final class BuiltResponse: Sendable, Hashable {
+    let response = Locked<HTTPURLResponse?>(nil)
+
+    static func == (lhs: BuiltResponse, rhs: BuiltResponse) -> Bool { true }
+    func hash(into hasher: inout Hasher) {}
 }
