@@ -45,9 +45,10 @@ enum TransferClients {
         return configuration
     }
 
-    /// An EndpointKit client whose partial downloads go to `folder`, with a 600 s deadline.
-    static func endpointKit(baseURL: URL, folder: URL) -> APIClient {
-        let transport = URLSessionTransport(configuration: sessionConfiguration())
+    /// An EndpointKit client whose partial downloads go to `folder`, with a 600 s deadline, on
+    /// `transport` (by default a `URLSessionTransport` with the baseline's session configuration).
+    static func endpointKit(baseURL: URL, folder: URL, transport: (any Transport)? = nil) -> APIClient {
+        let transport = transport ?? URLSessionTransport(configuration: sessionConfiguration())
         var configuration = APIClient.Configuration(baseURL: baseURL, transport: transport)
         configuration.callbackQueue = DispatchQueue(label: "EndpointKitBench.transfer.callbacks")
         configuration.timeout = timeout

@@ -1,3 +1,4 @@
+import EndpointKit
 import Foundation
 
 /// Scenario 4: a 1 GiB multipart upload from disk and a 1 GiB download to disk; the figure is how
@@ -39,7 +40,7 @@ struct TransferScenario: Scenario {
                 throw .requestFailed("\(who): the server received \(received) of \(expected) bytes")
             }
         }
-        let uploads = [
+        var uploads = [
             Contender(
                 name: "EndpointKit",
                 warmUp: { _ = try await client.value(for: UploadFileRequest(file: smallSource)) },
@@ -56,6 +57,19 @@ struct TransferScenario: Scenario {
                     return nil
                 }),
         ]
+        // EndpointKit on its libcurl transport (the Linux default), as a reference.
+        let curlClient = Self.curlClient(baseURL: baseURL, folder: folder.url)
+        if let curlClient {
+            uploads.append(
+                Contender(
+                    name: "EndpointKit+libcurl",
+                    warmUp: { _ = try await curlClient.value(for: UploadFileRequest(file: smallSource)) },
+                    run: {
+                        let receipt = try await curlClient.value(for: UploadFileRequest(file: source))
+                        try checkReceived(receipt.received, atLeast: bytes, "EndpointKit+libcurl upload")
+                        return nil
+                    }))
+        }
         context.progress("  upload, \(context.options.transferRounds) rounds")
         let uploadSides = try await context.measure(uploads, rounds: context.options.transferRounds)
 
@@ -63,7 +77,7 @@ struct TransferScenario: Scenario {
         let baselineFile = folder.url.appendingPathComponent("urlsession-download.bin")
         let referenceFile = folder.url.appendingPathComponent("delegate-download.bin")
         let reference = DelegateDownloadReference(baseURL: baseURL)
-        let downloads = [
+        var downloads = [
             Contender(
                 name: "EndpointKit",
                 warmUp: { _ = try await client.value(for: DownloadFileRequest(bytes: 1 << 20, file: endpointKitFile)) },
@@ -89,6 +103,18 @@ struct TransferScenario: Scenario {
                     return nil
                 }),
         ]
+        if let curlClient {
+            let curlFile = folder.url.appendingPathComponent("curl-download.bin")
+            downloads.append(
+                Contender(
+                    name: "EndpointKit+libcurl",
+                    warmUp: { _ = try await curlClient.value(for: DownloadFileRequest(bytes: 1 << 20, file: curlFile)) },
+                    afterRun: { try folder.removeFile(curlFile, expectedSize: bytes) },
+                    run: {
+                        _ = try await curlClient.value(for: DownloadFileRequest(bytes: bytes, file: curlFile))
+                        return nil
+                    }))
+        }
         context.progress("  download, \(context.options.transferRounds) rounds")
         let downloadSides = try await context.measure(downloads, rounds: context.options.transferRounds)
 
@@ -108,6 +134,16 @@ struct TransferScenario: Scenario {
             + "largest of \(context.options.transferRounds) rounds."
             + reduced
         return [upload, download]
+    }
+
+    /// EndpointKit on `CurlTransport`, where libcurl can be loaded (Linux).
+    private static func curlClient(baseURL: URL, folder: URL) -> APIClient? {
+        #if os(Linux)
+        guard let transport = try? CurlTransport() else { return nil }
+        return TransferClients.endpointKit(baseURL: baseURL, folder: folder, transport: transport)
+        #else
+        return nil
+        #endif
     }
 }
 
