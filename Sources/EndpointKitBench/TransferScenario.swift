@@ -108,7 +108,9 @@ struct TransferScenario: Scenario {
             downloads.append(
                 Contender(
                     name: "EndpointKit+libcurl",
-                    warmUp: { _ = try await curlClient.value(for: DownloadFileRequest(bytes: 1 << 20, file: curlFile)) },
+                    warmUp: {
+                        _ = try await curlClient.value(for: DownloadFileRequest(bytes: 1 << 20, file: curlFile))
+                    },
                     afterRun: { try folder.removeFile(curlFile, expectedSize: bytes) },
                     run: {
                         _ = try await curlClient.value(for: DownloadFileRequest(bytes: bytes, file: curlFile))
