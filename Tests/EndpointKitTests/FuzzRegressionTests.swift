@@ -85,6 +85,28 @@ final class FuzzRegressionTests: LoopbackTestCase {
         XCTAssertEqual(try Data(contentsOf: url), Data("inside".utf8))
     }
 
+    /// `max-age=1e400` (or `inf`) is capped at 2^31 seconds (RFC 9111 §1.2.2) instead of making
+    /// the entry fresh forever, and an `Age` of `inf` cannot make the freshness NaN. The harness's
+    /// property (freshness is finite) caught it on the input `[2, 2, 1, 13] + "max-age=1e400"`.
+    func testThatHugeDeltaSecondsAreCappedAndFreshnessStaysFinite() throws {
+        let now = Date(timeIntervalSinceReferenceDate: 800_000_000)
+        func freshUntil(_ headers: [String: String]) throws -> Date? {
+            let response = TransportResponse(response: makeHTTPResponse(headers: headers), data: Data("x".utf8))
+            let request = URLRequest(url: URL(string: "http://127.0.0.1/test")!)
+            let entry = CachedResponse.make(
+                from: response, request: request, key: "k", policy: CachePolicy(), isSharedCache: false, now: now)
+            return try XCTUnwrap(entry).freshUntil
+        }
+        let cap: TimeInterval = 2_147_483_648
+        XCTAssertEqual(try freshUntil(["Cache-Control": "max-age=1e400"]), now.addingTimeInterval(cap))
+        XCTAssertEqual(try freshUntil(["Cache-Control": "max-age=inf"]), now.addingTimeInterval(cap))
+        XCTAssertEqual(try freshUntil(["Cache-Control": "max-age=60"]), now.addingTimeInterval(60))
+        let aged = try XCTUnwrap(try freshUntil(["Cache-Control": "max-age=inf", "Age": "inf"]))
+        XCTAssertTrue(aged.timeIntervalSinceReferenceDate.isFinite)
+        XCTAssertEqual(
+            try freshUntil(["Cache-Control": "max-age=60", "Age": "1e400"]), now.addingTimeInterval(60 - cap))
+    }
+
     #if canImport(CCurlShim)
     /// Feeds lines to a `CurlResponseHead`, each in a buffer of exactly its size.
     private func consume(_ bytes: [UInt8], into head: inout CurlResponseHead) {
