@@ -107,6 +107,23 @@ final class FuzzRegressionTests: LoopbackTestCase {
             try freshUntil(["Cache-Control": "max-age=60", "Age": "1e400"]), now.addingTimeInterval(60 - cap))
     }
 
+    /// A non-ASCII `Retry-After`, `Expires` or `Date` is not an HTTP date; before the check it
+    /// reached swift-corelibs-foundation's DateFormatter, which trapped ("Incorrect range") on it.
+    func testThatANonASCIIHTTPDateIsRejectedWithoutReachingDateFormatter() throws {
+        let value = String(decoding: try payload("AgNXZWQsIDIx2bCciyAwNjI14NQ3OjI4OjAwIEdNVA=="), as: UTF8.self)
+        let now = Date(timeIntervalSinceReferenceDate: 800_000_000)
+        XCTAssertNil(RetryPolicy.parseRetryAfter(value, now: now))
+        XCTAssertNil(RetryPolicy.parseRetryAfter("Wed, 21 Oct 2065 07:28:00 GMT\u{301}", now: now))
+        XCTAssertNotNil(RetryPolicy.parseRetryAfter("Wed, 21 Oct 2065 07:28:00 GMT", now: now))
+        let response = TransportResponse(
+            response: makeHTTPResponse(headers: ["Expires": value, "Date": value]), data: Data("x".utf8))
+        let entry = CachedResponse.make(
+            from: response, request: URLRequest(url: URL(string: "http://127.0.0.1/test")!), key: "k",
+            policy: CachePolicy(), isSharedCache: false, now: now)
+        XCTAssertNotNil(entry)
+        XCTAssertNil(entry?.freshUntil, "an invalid Expires means already expired")
+    }
+
     #if canImport(CCurlShim)
     /// Feeds lines to a `CurlResponseHead`, each in a buffer of exactly its size.
     private func consume(_ bytes: [UInt8], into head: inout CurlResponseHead) {
