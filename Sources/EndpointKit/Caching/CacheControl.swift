@@ -16,10 +16,10 @@ struct CacheControl: Hashable {
                 $0.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
             }
             guard let name = parts.first?.lowercased() else { continue }
-            let argument = parts.count > 1 ? TimeInterval(parts[1]) : nil
+            let argument = parts.count > 1 ? Self.deltaSeconds(parts[1]) : nil
             switch name {
-            case "max-age": maxAge = argument.map { max(0, $0) }
-            case "s-maxage": sharedMaxAge = argument.map { max(0, $0) }
+            case "max-age": maxAge = argument
+            case "s-maxage": sharedMaxAge = argument
             case "no-store": noStore = true
             case "no-cache": noCache = true
             case "private": isPrivate = true
@@ -27,5 +27,13 @@ struct CacheControl: Hashable {
             default: continue
             }
         }
+    }
+
+    /// A delta-seconds value (`max-age`, `Age`) between 0 and 2^31, the cap RFC 9111 §1.2.2 gives
+    /// for larger values; `nil` when it is not a number. `1e400` or `inf` would otherwise make a
+    /// response fresh forever, or its freshness NaN.
+    static func deltaSeconds(_ text: String) -> TimeInterval? {
+        guard let value = TimeInterval(text) else { return nil }
+        return value.isNaN ? 0 : min(max(0, value), 2_147_483_648)
     }
 }

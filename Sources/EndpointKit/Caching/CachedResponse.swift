@@ -117,7 +117,7 @@ public struct CachedResponse: Sendable, Hashable, Codable {
     ) -> Date? {
         if let lifetime = policy.lifetime { return now.addingTimeInterval(lifetime) }
         guard !control.noCache else { return nil }
-        let age = TimeInterval(response.value(forHTTPHeaderField: "Age") ?? "").map { max(0, $0) } ?? 0
+        let age = CacheControl.deltaSeconds(response.value(forHTTPHeaderField: "Age") ?? "") ?? 0
         if let maxAge = (isSharedCache ? control.sharedMaxAge : nil) ?? control.maxAge {
             return now.addingTimeInterval(maxAge - age)
         }

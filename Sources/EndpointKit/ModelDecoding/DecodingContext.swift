@@ -60,6 +60,9 @@ public final class DecodingContext {
                 .init(codingPath: [], debugDescription: "The body is empty; expected \(Value.self)."))
         }
         if let empty = Empty() as? Value {
+            // NoEnvelope has no business status: a 2xx body such as `{"message":"Deleted"}` is
+            // success, even though `inspect` reads it as an error message.
+            if envelope is NoEnvelope { return empty }
             envelopeInfo = envelope.inspect(data, decoder: decoder)
             if let info = envelopeInfo, !info.isSuccess {
                 throw BusinessFailure(code: info.code, message: info.message)

@@ -12,6 +12,10 @@ enum HTTPDate {
     static func parse(_ value: String?) -> Date? {
         guard let value else { return nil }
         let text = value.trimmingCharacters(in: .whitespaces)
+        // HTTP dates are short printable ASCII. Checked first because swift-corelibs-foundation's
+        // DateFormatter traps ("Incorrect range") on some non-ASCII text, and the value comes
+        // from the server.
+        guard text.utf8.count <= 64, text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return nil }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")

@@ -87,10 +87,13 @@ public struct DownloadDestination: Sendable, Hashable {
 
     /// A file name made safe as described in ``sanitizedFileName(fromContentDisposition:)``.
     public static func sanitizedFileName(_ name: String) -> String? {
-        let lastComponent =
-            name.replacingOccurrences(of: "\\", with: "/").split(separator: "/").last.map(String.init) ?? ""
-        var cleaned = String(lastComponent.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F })
-        while cleaned.hasPrefix(".") { cleaned.removeFirst() }
+        // Split on scalars: as a Character, "/" followed by a combining mark is not "/".
+        let lastComponent = name.unicodeScalars.split { $0 == "/" || $0 == "\\" }.last ?? Substring.UnicodeScalarView()
+        var cleaned = String(String.UnicodeScalarView(lastComponent.filter { $0.value >= 0x20 && $0.value != 0x7F }))
+        // Dots and spaces in any order (" ..", ". .hidden") would leave a relative or hidden name.
+        while let first = cleaned.unicodeScalars.first, first == "." || CharacterSet.whitespaces.contains(first) {
+            cleaned.unicodeScalars.removeFirst()
+        }
         cleaned = cleaned.trimmingCharacters(in: .whitespaces)
         while cleaned.utf8.count > 255 { cleaned.removeLast() }
         return cleaned.isEmpty ? nil : cleaned

@@ -34,9 +34,11 @@ struct CurlResponseHead {
             statusCode = Self.status(in: line, end: end)
             return false
         }
-        if line[0] == 0x20 || line[0] == 0x09, let last = fields.popLast() {
+        if line[0] == 0x20 || line[0] == 0x09 {
             // An obsolete folded continuation line (RFC 9112 §5.2): part of the previous value.
-            fields.append((last.name, last.value + " " + Self.text(line, 0..<end)))
+            // Before the first field there is none: the line is dropped (§2.2), not read as a
+            // field with an empty name.
+            if let last = fields.popLast() { fields.append((last.name, last.value + " " + Self.text(line, 0..<end))) }
             return false
         }
         guard let colon = line[0..<end].firstIndex(of: Self.colon), colon > 0 else { return false }
@@ -74,7 +76,7 @@ struct CurlResponseHead {
 
     /// The three digits after the first space of a status line (`HTTP/1.1 200 OK`, `HTTP/2 200`).
     private static func status(in line: UnsafeRawBufferPointer, end: Int) -> Int {
-        guard let space = line[0..<end].firstIndex(of: 0x20), space + 3 <= end else { return 0 }
+        guard let space = line[0..<end].firstIndex(of: 0x20), space + 4 <= end else { return 0 }
         var code = 0
         for byte in line[(space + 1)..<(space + 4)] {
             guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return 0 }
