@@ -57,14 +57,24 @@ enum URLTarget {
         do {
             built = try client.urlRequest(for: request)
         } catch {
-            guard case .invalidURL = error else {
-                return expect(false, "unexpected error \(error)")
+            switch error {
+            case .invalidURL: return
+            case .controlCharacter("path"):
+                return expect(holdsControlCharacter(path.encoded), "path \(path.encoded) refused without cause")
+            case .controlCharacter("query"):
+                let texts = query.pairs(arrayEncoding: encoding).flatMap { [$0.name, $0.value] }
+                return expect(
+                    texts.contains { $0.unicodeScalars.contains { [0x0D, 0x0A, 0x00].contains($0.value) } },
+                    "query \(texts) refused without cause")
+            default: return expect(false, "unexpected error \(error)")
             }
-            return
         }
         guard let url = built.url else { return expect(false, "no URL") }
         let text = url.absoluteString
         expect(text.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F }, "the URL has raw bytes: \(text.debugDescription)")
+        if baseChoice < bases.count {  // the fixed bases hold none; a fuzzed base is trusted configuration
+            expect(!holdsControlCharacter(text), "CR, LF or NUL encoded in \(text)")
+        }
         _ = built.curlCommand()
 
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
@@ -92,6 +102,13 @@ enum URLTarget {
                 "query \(expected) became \(components.percentEncodedQuery ?? "nil")")
             checkRedaction(url, expected: expected)
         }
+    }
+
+    /// Whether text holds CR, LF or NUL, raw or percent-encoded (what the builder must refuse).
+    private static func holdsControlCharacter(_ text: String) -> Bool {
+        let upper = text.uppercased()
+        return upper.contains("%0D") || upper.contains("%0A") || upper.contains("%00")
+            || text.unicodeScalars.contains { [0x0D, 0x0A, 0x00].contains($0.value) }
     }
 
     private static let clients: [ArrayEncoding: APIClient] = Dictionary(
