@@ -105,11 +105,14 @@ struct URLRequestBuilder: Sendable {
         return url
     }
 
+    /// CR, LF or NUL: the bytes that could split or cut a request if they reached the wire.
+    static func isInjectionByte(_ byte: UInt8) -> Bool { byte == 0x0D || byte == 0x0A || byte == 0x00 }
+
     /// Whether percent-encoded text holds `%0D`, `%0A` or `%00` (any case), or those bytes raw.
     static func holdsEncodedControlCharacter(_ text: String) -> Bool {
         let bytes = Array(text.utf8)
         for (index, byte) in bytes.enumerated() {
-            if byte == 0x0D || byte == 0x0A || byte == 0x00 { return true }
+            if isInjectionByte(byte) { return true }
             guard byte == UInt8(ascii: "%"), index + 2 < bytes.count, bytes[index + 1] == UInt8(ascii: "0") else {
                 continue
             }
@@ -165,7 +168,7 @@ struct URLRequestBuilder: Sendable {
         guard isToken(field.name) else {
             throw .invalidHeader(name: field.name, reason: "the name is not an HTTP token")
         }
-        if field.value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }) {
+        if field.value.utf8.contains(where: isInjectionByte) {
             throw .invalidHeader(name: field.name, reason: "the value contains CR, LF or NUL")
         }
     }
