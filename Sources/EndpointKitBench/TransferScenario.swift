@@ -40,15 +40,19 @@ struct TransferScenario: Scenario {
                 throw .requestFailed("\(who): the server received \(received) of \(expected) bytes")
             }
         }
-        var uploads = [
+        // The same upload by an EndpointKit client, under `name`.
+        func endpointKitUpload(_ name: String, _ client: APIClient) -> Contender {
             Contender(
-                name: "EndpointKit",
+                name: name,
                 warmUp: { _ = try await client.value(for: UploadFileRequest(file: smallSource)) },
                 run: {
                     let receipt = try await client.value(for: UploadFileRequest(file: source))
-                    try checkReceived(receipt.received, atLeast: bytes, "EndpointKit upload")
+                    try checkReceived(receipt.received, atLeast: bytes, "\(name) upload")
                     return nil
-                }),
+                })
+        }
+        var uploads = [
+            endpointKitUpload("EndpointKit", client),
             Contender(
                 name: "URLSession uploadTask(fromFile:)",
                 warmUp: { _ = try await baseline.upload(smallSource) },
@@ -59,33 +63,27 @@ struct TransferScenario: Scenario {
         ]
         // EndpointKit on its libcurl transport (the Linux default), as a reference.
         let curlClient = Self.curlClient(baseURL: baseURL, folder: folder.url)
-        if let curlClient {
-            uploads.append(
-                Contender(
-                    name: "EndpointKit+libcurl",
-                    warmUp: { _ = try await curlClient.value(for: UploadFileRequest(file: smallSource)) },
-                    run: {
-                        let receipt = try await curlClient.value(for: UploadFileRequest(file: source))
-                        try checkReceived(receipt.received, atLeast: bytes, "EndpointKit+libcurl upload")
-                        return nil
-                    }))
-        }
+        if let curlClient { uploads.append(endpointKitUpload("EndpointKit+libcurl", curlClient)) }
         context.progress("  upload, \(context.options.transferRounds) rounds")
         let uploadSides = try await context.measure(uploads, rounds: context.options.transferRounds)
 
-        let endpointKitFile = folder.url.appendingPathComponent("endpointkit-download.bin")
         let baselineFile = folder.url.appendingPathComponent("urlsession-download.bin")
         let referenceFile = folder.url.appendingPathComponent("delegate-download.bin")
         let reference = DelegateDownloadReference(baseURL: baseURL)
-        var downloads = [
-            Contender(
-                name: "EndpointKit",
-                warmUp: { _ = try await client.value(for: DownloadFileRequest(bytes: 1 << 20, file: endpointKitFile)) },
-                afterRun: { try folder.removeFile(endpointKitFile, expectedSize: bytes) },
+        // The same download by an EndpointKit client, under `name`, into `fileName` in the folder.
+        func endpointKitDownload(_ name: String, _ client: APIClient, fileName: String) -> Contender {
+            let file = folder.url.appendingPathComponent(fileName)
+            return Contender(
+                name: name,
+                warmUp: { _ = try await client.value(for: DownloadFileRequest(bytes: 1 << 20, file: file)) },
+                afterRun: { try folder.removeFile(file, expectedSize: bytes) },
                 run: {
-                    _ = try await client.value(for: DownloadFileRequest(bytes: bytes, file: endpointKitFile))
+                    _ = try await client.value(for: DownloadFileRequest(bytes: bytes, file: file))
                     return nil
-                }),
+                })
+        }
+        var downloads = [
+            endpointKitDownload("EndpointKit", client, fileName: "endpointkit-download.bin"),
             Contender(
                 name: "URLSession downloadTask",
                 warmUp: { try await baseline.download(bytes: 1 << 20, to: baselineFile) },
@@ -104,18 +102,7 @@ struct TransferScenario: Scenario {
                 }),
         ]
         if let curlClient {
-            let curlFile = folder.url.appendingPathComponent("curl-download.bin")
-            downloads.append(
-                Contender(
-                    name: "EndpointKit+libcurl",
-                    warmUp: {
-                        _ = try await curlClient.value(for: DownloadFileRequest(bytes: 1 << 20, file: curlFile))
-                    },
-                    afterRun: { try folder.removeFile(curlFile, expectedSize: bytes) },
-                    run: {
-                        _ = try await curlClient.value(for: DownloadFileRequest(bytes: bytes, file: curlFile))
-                        return nil
-                    }))
+            downloads.append(endpointKitDownload("EndpointKit+libcurl", curlClient, fileName: "curl-download.bin"))
         }
         context.progress("  download, \(context.options.transferRounds) rounds")
         let downloadSides = try await context.measure(downloads, rounds: context.options.transferRounds)
