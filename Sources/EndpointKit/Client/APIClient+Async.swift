@@ -4,13 +4,14 @@ extension APIClient {
     /// Sends a request and returns its result. Cancelling the calling Task cancels the request,
     /// which then returns ``TransportError/Reason/cancelled``.
     public func send<Request: APIRequest>(_ request: Request) async -> APIResult<Request.Response> {
-        let pending = PendingHandle()
+        // The response is processed on this task (see AwaitingCaller): one thread crossing per
+        // response instead of two.
+        let caller = AwaitingCaller<APIResult<Request.Response>>(fallback: processingQueue)
+        let handle = perform(request, delegate: nil, progress: nil, processing: caller.post) { caller.finish($0) }
         return await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                pending.set(perform(request, delegate: nil, progress: nil) { continuation.resume(returning: $0) })
-            }
+            await caller.run()
         } onCancel: {
-            pending.cancel()
+            handle.cancel()
         }
     }
 

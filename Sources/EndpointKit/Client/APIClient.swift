@@ -92,15 +92,19 @@ public final class APIClient: Sendable {
     }
 
     /// Runs one request through build, adaptation, transport, validation, decoding, retries and
-    /// delivery. `deliver` is called exactly once, on an internal queue.
+    /// delivery. `deliver` is called exactly once, where `processing` runs responses (the
+    /// processing queue by default), or on the thread that cancelled the request.
     func perform<Request: APIRequest>(
         _ request: Request, delegate explicitDelegate: (any APIRequestDelegate)?,
         progress: (@Sendable (TransferProgress) -> Void)?, cacheMode: CachePolicy.Mode? = nil,
+        processing: (@Sendable (@escaping @Sendable () -> Void) -> Void)? = nil,
         deliver: @escaping @Sendable (APIResult<Request.Response>) -> Void
     ) -> RequestHandle {
         let delegates = [explicitDelegate.map(WeakDelegate.init), (request as? any DelegatingRequest)?.weakDelegate]
             .compactMap { $0 }
-        let execution = RequestExecution(client: self, request: request, cacheModeOverride: cacheMode) { result in
+        let execution = RequestExecution(
+            client: self, request: request, cacheModeOverride: cacheMode, processing: processing
+        ) { result in
             deliver(result)
             guard !delegates.isEmpty else { return }
             DispatchQueue.main.async {

@@ -27,6 +27,8 @@ final class RequestExecution<Request: APIRequest>: Sendable {
     let client: APIClient
     let request: Request
     private let emit: @Sendable (APIResult<Request.Response>) -> Void
+    /// Where a response is processed: the client's processing queue, or an awaiting caller.
+    private let processing: @Sendable (@escaping @Sendable () -> Void) -> Void
     private let policy: RetryPolicy
     private let timeout: TimeInterval
     private let started = DispatchTime.now()
@@ -37,14 +39,19 @@ final class RequestExecution<Request: APIRequest>: Sendable {
     /// The most attempts a request makes, whatever interceptors ask (guards against loops).
     private static var attemptCap: Int { 20 }
 
+    /// - Parameter processing: Runs the processing of each response; the client's processing
+    ///   queue when `nil`.
     init(
         client: APIClient, request: Request, cacheModeOverride: CachePolicy.Mode? = nil,
+        processing: (@Sendable (@escaping @Sendable () -> Void) -> Void)? = nil,
         emit: @escaping @Sendable (APIResult<Request.Response>) -> Void
     ) {
         self.cacheModeOverride = cacheModeOverride
         self.client = client
         self.request = request
         self.emit = emit
+        let queue = client.processingQueue
+        self.processing = processing ?? { queue.async(execute: $0) }
         policy = request.retryPolicy ?? client.configuration.retryPolicy
         timeout = request.timeout ?? client.configuration.timeout
         // `_typeName` gives what `String(describing:)` gives for a type, without its printing machinery
@@ -151,7 +158,7 @@ final class RequestExecution<Request: APIRequest>: Sendable {
         let processor = ResponseProcessor(configuration: configuration, request: request, urlRequest: urlRequest)
         let task = client.transport(for: request).execute(transportRequest) { [self] outcome in
             guard handle.isRunning else { return }
-            client.processingQueue.async { [self] in
+            processing { [self] in
                 guard handle.isRunning else { return }
                 for plugin in configuration.plugins { plugin.didReceive(outcome, for: urlRequest, context: context) }
                 let (adjusted, source) = revalidated(outcome)
@@ -257,7 +264,7 @@ final class RequestExecution<Request: APIRequest>: Sendable {
                 })
             else { return }
             stopWaiting()
-            client.processingQueue.async { [self] in
+            processing { [self] in
                 guard handle.isRunning else { return }
                 then(outcome)
             }
