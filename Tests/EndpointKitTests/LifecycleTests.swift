@@ -191,8 +191,11 @@ final class LifecycleTests: LoopbackTestCase {
         struct Encrypted: APIRequest {
             typealias Response = Item
             var path: RequestPath { "/secret" }
-            func transformBody(_ data: Data, response: HTTPURLResponse) throws -> Data {
-                guard let decoded = Data(base64Encoded: data) else { throw CocoaError(.coderInvalidValue) }
+            func transformBody(_ data: Data, metadata: ResponseMetadata) throws -> Data {
+                // The metadata describes the raw response: its headers are there to look at.
+                guard metadata.header("content-type")?.hasPrefix("text/plain") == true,
+                    let decoded = Data(base64Encoded: data)
+                else { throw CocoaError(.coderInvalidValue) }
                 return decoded
             }
         }

@@ -67,13 +67,14 @@ public struct CachedResponse: Sendable, Hashable, Codable {
 
     /// The stored response as a transport response for `url`.
     func transportResponse() -> TransportResponse? {
-        let response = built.response.withLock { response -> HTTPURLResponse? in
-            if let response { return response }
-            response = HTTPURLResponse(url: url, statusCode: statusCode, httpVersion: "HTTP/1.1", headerFields: headers)
-            return response
+        let head = built.head.withLock { head -> ResponseHead? in
+            if let head { return head }
+            head = ResponseHead(
+                url: url, statusCode: statusCode, fields: headers.map { (name: $0.key, value: $0.value) })
+            return head
         }
-        guard let response else { return nil }
-        return TransportResponse(response: response, data: body)
+        guard let head else { return nil }
+        return TransportResponse(head: head, data: body)
     }
 
     /// Builds an entry from a response, or `nil` when the response must not be stored.
@@ -88,7 +89,7 @@ public struct CachedResponse: Sendable, Hashable, Codable {
         from response: TransportResponse, request: URLRequest, key: String, policy: CachePolicy, isSharedCache: Bool,
         now: Date = Date()
     ) -> CachedResponse? {
-        let http = response.response
+        let http = response.head
         guard [200, 203, 204].contains(http.statusCode), response.fileURL == nil, let url = http.url ?? request.url
         else {
             return nil
@@ -101,19 +102,16 @@ public struct CachedResponse: Sendable, Hashable, Codable {
         guard !varyNames.contains("*") else { return nil }
         var varyValues: [String: String] = [:]
         for name in varyNames { varyValues[name.lowercased()] = request.value(forHTTPHeaderField: name) ?? "" }
-        var headers: [String: String] = [:]
-        for (name, value) in http.allHeaderFields {
-            if let name = name as? String { headers[name] = "\(value)" }
-        }
         return CachedResponse(
-            key: key, url: url, statusCode: http.statusCode, headers: headers, body: response.data, storedAt: now,
+            key: key, url: url, statusCode: http.statusCode, headers: http.dictionary, body: response.data,
+            storedAt: now,
             freshUntil: freshness(of: http, control: control, policy: policy, isSharedCache: isSharedCache, now: now),
             version: policy.version, tags: policy.tags, varyValues: varyValues)
     }
 
     /// When a response stored `now` stops being fresh (RFC 9111 §4.2.1), or `nil`.
     static func freshness(
-        of response: HTTPURLResponse, control: CacheControl, policy: CachePolicy, isSharedCache: Bool, now: Date
+        of response: ResponseHead, control: CacheControl, policy: CachePolicy, isSharedCache: Bool, now: Date
     ) -> Date? {
         if let lifetime = policy.lifetime { return now.addingTimeInterval(lifetime) }
         guard !control.noCache else { return nil }
@@ -143,7 +141,7 @@ public struct CachedResponse: Sendable, Hashable, Codable {
             copy.headers[name] = "\(value)"
         }
         copy.storedAt = now
-        let merged = copy.transportResponse()?.response ?? notModified
+        let merged = copy.transportResponse()?.head ?? ResponseHead(notModified)
         copy.freshUntil = Self.freshness(
             of: merged, control: CacheControl(merged.value(forHTTPHeaderField: "Cache-Control")), policy: policy,
             isSharedCache: isSharedCache, now: now)
@@ -154,7 +152,7 @@ public struct CachedResponse: Sendable, Hashable, Codable {
 /// Holds the response made from a ``CachedResponse``; every box is equal to every other, so the
 /// entry's equality and hash stay those of its stored fields.
 private final class BuiltResponse: Sendable, Hashable {
-    let response = Locked<HTTPURLResponse?>(nil)
+    let head = Locked<ResponseHead?>(nil)
 
     static func == (lhs: BuiltResponse, rhs: BuiltResponse) -> Bool { true }
     func hash(into hasher: inout Hasher) {}

@@ -49,7 +49,7 @@ extension RequestExecution {
     ) -> (
         Result<TransportResponse, TransportError>, ResponseSource
     ) {
-        guard case .success(let response) = outcome, response.response.statusCode == 304 else {
+        guard case .success(let response) = outcome, response.head.statusCode == 304 else {
             return (outcome, .network)
         }
         let (caching, entry) = state.withLock { ($0.caching, $0.cacheEntry) }

@@ -73,14 +73,13 @@ public struct LoggerPlugin: APIPlugin {
         guard level >= .info else { return }
         switch outcome {
         case .success(let received):
-            var lines = ["← \(label(context)) HTTP \(received.response.statusCode), \(received.data.count) bytes"]
+            var lines = ["← \(label(context)) HTTP \(received.head.statusCode), \(received.data.count) bytes"]
             if level >= .debug {
-                let headers = received.response.allHeaderFields.compactMap { key, value -> (String, String)? in
-                    guard let name = key as? String else { return nil }
-                    return (name, redactor.redactHeader(name, value: "\(value)"))
+                let headers = received.head.headerFields.map {
+                    ($0.name, redactor.redactHeader($0.name, value: $0.value))
                 }
                 lines += headers.sorted { $0.0 < $1.0 }.map { "  \($0.0): \($0.1)" }
-                let contentType = received.response.value(forHTTPHeaderField: "Content-Type")
+                let contentType = received.head.value(forHTTPHeaderField: "Content-Type")
                 if !received.data.isEmpty {
                     lines.append("  " + describe(redactor.redactBody(received.data, contentType: contentType)))
                 }

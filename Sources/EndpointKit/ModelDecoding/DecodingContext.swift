@@ -12,8 +12,10 @@ import FoundationNetworking
 public final class DecodingContext {
     /// The raw response body.
     public let data: Data
-    /// The HTTP response.
-    public let response: HTTPURLResponse
+    /// The HTTP response (made when first read; ``metadata`` has the status and headers without it).
+    public var response: HTTPURLResponse { metadata.response }
+    /// The response's status, headers and request.
+    public let metadata: ResponseMetadata
     /// The request as sent.
     public let request: URLRequest
     /// The decoder configured for the request (the request's override, or the client's).
@@ -26,15 +28,22 @@ public final class DecodingContext {
     public let fileURL: URL?
 
     /// Creates a context. The client does this; tests of custom decoders may too.
-    public init(
+    public convenience init(
         data: Data, response: HTTPURLResponse, request: URLRequest, decoder: JSONDecoder,
         envelope: any ResponseEnvelope,
         fileURL: URL? = nil
     ) {
+        self.init(
+            metadata: ResponseMetadata(request: request, response: response, data: data, elapsed: 0), decoder: decoder,
+            envelope: envelope, fileURL: fileURL)
+    }
+
+    /// Creates a context for the body in `metadata`.
+    init(metadata: ResponseMetadata, decoder: JSONDecoder, envelope: any ResponseEnvelope, fileURL: URL?) {
+        self.metadata = metadata
         self.fileURL = fileURL
-        self.data = data
-        self.response = response
-        self.request = request
+        data = metadata.data
+        request = metadata.request
         self.decoder = decoder
         self.envelope = envelope
     }

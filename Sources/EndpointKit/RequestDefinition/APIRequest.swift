@@ -60,10 +60,13 @@ public protocol APIRequest: Sendable {
     /// for `GET` and `HEAD`, `false` otherwise.
     var coalescesIdenticalRequests: Bool { get }
 
-    /// Transforms the raw body before validation and decoding, for example to decrypt it.
-    /// Returns the body unchanged by default.
+    /// Transforms the raw body before validation and decoding, for example to decrypt it or to
+    /// strip an anti-JSON-hijacking prefix. Returns the body unchanged by default.
+    /// - Parameters:
+    ///   - data: The raw body.
+    ///   - metadata: The response: status, headers (``ResponseMetadata/header(_:)``), the request.
     /// - Throws: Any error; the request then fails with ``TransportError/Reason/decodingFailed``.
-    func transformBody(_ data: Data, response: HTTPURLResponse) throws -> Data
+    func transformBody(_ data: Data, metadata: ResponseMetadata) throws -> Data
 
     /// Turns a validated response into the response value.
     ///
@@ -107,7 +110,7 @@ extension APIRequest {
     /// `true` for `GET` and `HEAD`.
     public var coalescesIdenticalRequests: Bool { method == .get || method == .head }
     /// Returns `data` unchanged.
-    public func transformBody(_ data: Data, response: HTTPURLResponse) throws -> Data { data }
+    public func transformBody(_ data: Data, metadata: ResponseMetadata) throws -> Data { data }
 }
 
 extension APIRequest where Response: Decodable {

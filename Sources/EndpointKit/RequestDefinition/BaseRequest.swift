@@ -81,7 +81,7 @@ open class BaseRequest<Response: Sendable>: APIRequest, DelegatingRequest {
     nonisolated open var cachePolicy: CachePolicy? { nil }
 
     /// Transforms the raw body before decoding. Returns it unchanged unless overridden.
-    nonisolated open func transformBody(_ data: Data, response: HTTPURLResponse) throws -> Data { data }
+    nonisolated open func transformBody(_ data: Data, metadata: ResponseMetadata) throws -> Data { data }
 
     /// Decodes the response. For a `Decodable` `Response` this is
     /// ``DecodingContext/decodeDefault(_:)``; override it for any other type.

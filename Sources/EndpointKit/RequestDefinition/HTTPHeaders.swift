@@ -80,8 +80,13 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, S
 }
 
 extension String {
+    /// Whether the two are equal ignoring ASCII case, as field names compare (RFC 9110 §5.1);
+    /// other bytes must match exactly. Allocates nothing.
     func caseInsensitiveEquals(_ other: String) -> Bool {
-        if self == other { return true }
-        return utf8.count == other.utf8.count && lowercased() == other.lowercased()
+        guard utf8.count == other.utf8.count else { return false }
+        for (byte, otherByte) in zip(utf8, other.utf8) where byte != otherByte {
+            guard byte | 0x20 == otherByte | 0x20, (0x61...0x7A).contains(byte | 0x20) else { return false }
+        }
+        return true
     }
 }

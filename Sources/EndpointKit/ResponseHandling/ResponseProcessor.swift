@@ -27,21 +27,18 @@ struct ResponseProcessor<Request: APIRequest>: Sendable {
         case .failure(let error):
             return .transportError(error)
         case .success(let transportResponse):
+            let raw = ResponseMetadata(
+                request: urlRequest, head: transportResponse.head, data: transportResponse.data, elapsed: elapsed)
             let body: Data
             do {
-                body = try request.transformBody(transportResponse.data, response: transportResponse.response)
+                body = try request.transformBody(transportResponse.data, metadata: raw)
             } catch {
-                let metadata = ResponseMetadata(
-                    request: urlRequest, response: transportResponse.response, data: transportResponse.data,
-                    elapsed: elapsed)
                 return .transportError(
                     TransportError(
                         .decodingFailed, message: "The body could not be transformed: \(error)", underlyingError: error,
-                        metadata: metadata))
+                        metadata: raw))
             }
-            let metadata = ResponseMetadata(
-                request: urlRequest, response: transportResponse.response, data: body, elapsed: elapsed)
-            return process(metadata, fileURL: transportResponse.fileURL)
+            return process(raw.replacingData(body), fileURL: transportResponse.fileURL)
         }
     }
 
@@ -53,8 +50,7 @@ struct ResponseProcessor<Request: APIRequest>: Sendable {
             return .serverFailure(
                 ServerFailure(kind: .httpStatus, code: info?.code, message: info?.message, metadata: metadata))
         }
-        // The header is only looked up when a list of acceptable types is set (it costs a lookup
-        // through Foundation's header dictionary on every response).
+        // The header is only looked up when a list of acceptable types is set.
         if validation.acceptableContentTypes != nil, !metadata.data.isEmpty,
             case let contentType = metadata.header("Content-Type"), !validation.accepts(contentType: contentType)
         {
@@ -64,9 +60,7 @@ struct ResponseProcessor<Request: APIRequest>: Sendable {
                     message: "The response's content type \(contentType ?? "(none)") is not acceptable.",
                     metadata: metadata))
         }
-        let context = DecodingContext(
-            data: metadata.data, response: metadata.response, request: urlRequest, decoder: decoder, envelope: envelope,
-            fileURL: fileURL)
+        let context = DecodingContext(metadata: metadata, decoder: decoder, envelope: envelope, fileURL: fileURL)
         do {
             let value = try request.decode(context)
             var metadata = metadata

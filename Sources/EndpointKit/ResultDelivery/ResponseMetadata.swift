@@ -8,9 +8,10 @@ import FoundationNetworking
 public struct ResponseMetadata: Sendable {
     /// The request as it was sent (after building; without later redirects).
     public let request: URLRequest
-    /// The HTTP response.
-    public let response: HTTPURLResponse
-    /// The response body, after ``APIRequest/transformBody(_:response:)`` (empty for `HEAD`, 204 and
+    /// The HTTP response. On ``CurlTransport`` it is made the first time it is read; ``statusCode``,
+    /// ``header(_:)`` and ``headers`` do not need it.
+    public var response: HTTPURLResponse { head.response }
+    /// The response body, after ``APIRequest/transformBody(_:metadata:)`` (empty for `HEAD`, 204 and
     /// empty bodies).
     public let data: Data
     /// Time from the start of the send to the end of the body.
@@ -20,30 +21,40 @@ public struct ResponseMetadata: Sendable {
     public internal(set) var envelope: EnvelopeInfo?
     /// Where the response came from: the network, the cache, or the cache after a `304`.
     public internal(set) var source: ResponseSource = .network
+    /// Status and header fields, read without making the `HTTPURLResponse`.
+    let head: ResponseHead
 
     /// Creates metadata. Transports and test doubles use this.
     public init(
         request: URLRequest, response: HTTPURLResponse, data: Data, elapsed: TimeInterval, envelope: EnvelopeInfo? = nil
     ) {
+        self.init(request: request, head: ResponseHead(response), data: data, elapsed: elapsed, envelope: envelope)
+    }
+
+    init(request: URLRequest, head: ResponseHead, data: Data, elapsed: TimeInterval, envelope: EnvelopeInfo? = nil) {
         self.request = request
-        self.response = response
+        self.head = head
         self.data = data
         self.elapsed = elapsed
         self.envelope = envelope
     }
 
-    /// The HTTP status code.
-    public var statusCode: Int { response.statusCode }
+    /// The same metadata with another body.
+    func replacingData(_ data: Data) -> ResponseMetadata {
+        var copy = ResponseMetadata(request: request, head: head, data: data, elapsed: elapsed, envelope: envelope)
+        copy.source = source
+        return copy
+    }
 
-    /// The response headers as a case-insensitive collection.
+    /// The HTTP status code.
+    public var statusCode: Int { head.statusCode }
+
+    /// The response headers as a case-insensitive collection, sorted by name.
     public var headers: HTTPHeaders {
         HTTPHeaders(
-            response.allHeaderFields.compactMap { key, value in
-                guard let name = key as? String else { return nil }
-                return HTTPHeaders.Field(name: name, value: "\(value)")
-            }.sorted { $0.name < $1.name })
+            head.headerFields.map { HTTPHeaders.Field(name: $0.name, value: $0.value) }.sorted { $0.name < $1.name })
     }
 
     /// The value of one response header (case-insensitive).
-    public func header(_ name: String) -> String? { response.value(forHTTPHeaderField: name) }
+    public func header(_ name: String) -> String? { head.value(forHTTPHeaderField: name) }
 }

@@ -27,7 +27,7 @@ final class ResponseBodyWriter {
     }
 
     /// Chooses where the body goes, from the response head.
-    func begin(_ response: HTTPURLResponse) throws(TransportError) {
+    func begin(_ response: ResponseHead) throws(TransportError) {
         let expected = response.expectedContentLength
         guard let download, (200..<300).contains(response.statusCode) else {
             if expected > Int64(limit) { throw tooLarge }
@@ -40,7 +40,7 @@ final class ResponseBodyWriter {
             throw TransportError(.badResponse, message: "The server answered a range that was not asked for.")
         }
         let url = download.fileURL
-        download.onResponse?(response)
+        download.onResponse?(response.response)
         do {
             if !FileManager.default.fileExists(atPath: url.path) {
                 guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
@@ -112,7 +112,7 @@ final class ResponseBodyWriter {
     }
 
     /// The first byte position of `Content-Range: bytes 100-199/200`.
-    static func rangeStart(of response: HTTPURLResponse) -> Int64? {
+    static func rangeStart(of response: ResponseHead) -> Int64? {
         guard let value = response.value(forHTTPHeaderField: "Content-Range")?.lowercased(),
             value.hasPrefix("bytes ")
         else { return nil }

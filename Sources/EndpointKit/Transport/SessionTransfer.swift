@@ -91,7 +91,7 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
         }
         let outcome = state.withLock { state -> Result<TransferProgress, TransportError> in
             do throws(TransportError) {
-                try state.writer.begin(http)
+                try state.writer.begin(ResponseHead(http))
             } catch {
                 return .failure(error)
             }

@@ -93,16 +93,28 @@ public struct DownloadTarget: Sendable {
 /// What a transport hands back: the HTTP response head and the body, in memory or in a file.
 public struct TransportResponse: Sendable {
     /// The HTTP response (after redirects).
-    public var response: HTTPURLResponse
+    ///
+    /// A transport that parses heads itself (``CurlTransport``) makes this `HTTPURLResponse` the
+    /// first time it is read, not for every response.
+    public var response: HTTPURLResponse {
+        get { head.response }
+        set { head = ResponseHead(newValue) }
+    }
     /// The body, when it was kept in memory (empty when it went to ``fileURL``).
     public var data: Data
     /// The file holding the whole body, when the request had a ``TransportRequest/download``
     /// target and the response was 2xx.
     public var fileURL: URL?
+    /// Status and header fields, read without making the `HTTPURLResponse`.
+    var head: ResponseHead
 
     /// Creates a transport response.
     public init(response: HTTPURLResponse, data: Data, fileURL: URL? = nil) {
-        self.response = response
+        self.init(head: ResponseHead(response), data: data, fileURL: fileURL)
+    }
+
+    init(head: ResponseHead, data: Data, fileURL: URL? = nil) {
+        self.head = head
         self.data = data
         self.fileURL = fileURL
     }

@@ -44,7 +44,7 @@ struct CurlResponseHead {
         guard let colon = line[0..<end].firstIndex(of: Self.colon), colon > 0 else { return false }
         let name = Self.text(line, 0..<colon)
         let value = Self.text(line, (colon + 1)..<end)
-        if contentLength == nil, name.count == 14, name.lowercased() == "content-length" {
+        if contentLength == nil, name.caseInsensitiveEquals("content-length") {
             contentLength = Int(value)
         }
         fields.append((name, value))
@@ -70,8 +70,7 @@ struct CurlResponseHead {
 
     /// The value of the first field named `name` (case-insensitive).
     func value(for name: String) -> String? {
-        let key = name.lowercased()
-        return fields.first { $0.name.lowercased() == key }?.value
+        fields.first { $0.name.caseInsensitiveEquals(name) }?.value
     }
 
     /// The three digits after the first space of a status line (`HTTP/1.1 200 OK`, `HTTP/2 200`).

@@ -94,7 +94,7 @@ extension CurlTransfer {
         do throws(TransportError) {
             let response = try finalResponse()
             let body = try writer.finish()
-            return .finish(.success(TransportResponse(response: response, data: body.data, fileURL: body.fileURL)))
+            return .finish(.success(TransportResponse(head: response, data: body.data, fileURL: body.fileURL)))
         } catch {
             return .finish(.failure(error))
         }
@@ -104,7 +104,7 @@ extension CurlTransfer {
     ///
     /// libcurl also reports success when the server closed the connection cleanly in the middle
     /// of the head (after a whole line): that is a lost connection, not a response.
-    private func finalResponse() throws(TransportError) -> HTTPURLResponse {
+    private func finalResponse() throws(TransportError) -> ResponseHead {
         if let response { return response }
         guard head.isComplete else {
             let target = request.url.map { " (\($0.redactedForMessages))" } ?? ""
@@ -114,10 +114,10 @@ extension CurlTransfer {
         return try makeResponse()
     }
 
-    private func makeResponse() throws(TransportError) -> HTTPURLResponse {
+    private func makeResponse() throws(TransportError) -> ResponseHead {
         guard let url = request.url,
-            let response = HTTPURLResponse(
-                url: url, statusCode: head.statusCode, httpVersion: httpVersion(), headerFields: head.dictionary)
+            let response = ResponseHead(
+                url: url, statusCode: head.statusCode, httpVersion: httpVersion(), fields: head.fields)
         else {
             throw TransportError(.badResponse, message: "The response has no valid status (\(head.statusCode)).")
         }
@@ -128,7 +128,7 @@ extension CurlTransfer {
     /// session cookie on the 302).
     private func storeCookies() {
         guard let storage = settings.cookieStorage, let url = request.url,
-            head.fields.contains(where: { $0.name.utf8.count == 10 && $0.name.lowercased() == "set-cookie" })
+            head.fields.contains(where: { $0.name.caseInsensitiveEquals("set-cookie") })
         else { return }
         let cookies = HTTPCookie.cookies(withResponseHeaderFields: head.dictionary, for: url)
         storage.setCookies(cookies, for: url, mainDocumentURL: nil)

@@ -43,7 +43,7 @@ final class CurlTransfer: TransportTask, @unchecked Sendable {
 
     // The current hop's response, filled by the callbacks (CurlTransfer+Response.swift).
     var head = CurlResponseHead()
-    var response: HTTPURLResponse?
+    var response: ResponseHead?
     var writer: ResponseBodyWriter
     /// Decided when a redirect's head is complete: follow it (its body is dropped) or fail.
     var redirectStep: Step?

@@ -1,0 +1,109 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The head of an HTTP response, status and header fields, that makes its `HTTPURLResponse`
+/// only when someone asks for it.
+///
+/// On Linux, `HTTPURLResponse.init` costs about as much CPU as libcurl's whole transfer of a small
+/// response (it capitalises every header name and parses `Content-Type` character by character).
+/// Transports that parse heads themselves (``CurlTransport``, the cache) keep the fields here;
+/// validation, caching and the redirect policy read them directly, and the `HTTPURLResponse` is
+/// made once, the first time ``response`` is read (for example through
+/// ``ResponseMetadata/response``).
+final class ResponseHead: @unchecked Sendable {
+    /// The status code.
+    let statusCode: Int
+    /// The URL the response came from.
+    let url: URL?
+    /// The fields in arrival order, or `nil` when the head wraps an `HTTPURLResponse`.
+    private let fields: [(name: String, value: String)]?
+    private let httpVersion: String
+    /// A response without header fields, made at once (about 1/10 of a full one): proof that
+    /// Foundation accepts the status and URL, and what ``response`` falls back to should Foundation
+    /// refuse the fields.
+    private let shell: HTTPURLResponse
+    private let lock = NSLock()
+    /// Guarded by `lock`.
+    private var made: HTTPURLResponse?
+
+    /// A head for a response another stack has already made.
+    init(_ response: HTTPURLResponse) {
+        statusCode = response.statusCode
+        url = response.url
+        fields = nil
+        httpVersion = "HTTP/1.1"
+        shell = response
+        made = response
+    }
+
+    /// A head from parsed fields; the `HTTPURLResponse` with the fields is made on first use.
+    /// - Returns: `nil` when `statusCode` is not a valid HTTP status (100-999).
+    init?(url: URL, statusCode: Int, httpVersion: String = "HTTP/1.1", fields: [(name: String, value: String)]) {
+        guard (100...999).contains(statusCode),
+            let shell = HTTPURLResponse(url: url, statusCode: statusCode, httpVersion: httpVersion, headerFields: nil)
+        else { return nil }
+        self.url = url
+        self.statusCode = statusCode
+        self.httpVersion = httpVersion
+        self.fields = fields
+        self.shell = shell
+    }
+
+    /// The Foundation response, made on first use.
+    var response: HTTPURLResponse {
+        lock.lock()
+        defer { lock.unlock() }
+        if let made { return made }
+        // A head with fields always has a URL; one without wraps a response already made.
+        let response =
+            url.flatMap {
+                HTTPURLResponse(url: $0, statusCode: statusCode, httpVersion: httpVersion, headerFields: dictionary)
+            } ?? shell
+        made = response
+        return response
+    }
+    /// The value of the field `name` (case-insensitive); repeated fields joined with ", ".
+    func value(forHTTPHeaderField name: String) -> String? {
+        guard let fields else { return response.value(forHTTPHeaderField: name) }
+        var result: String?
+        for field in fields where field.name.caseInsensitiveEquals(name) {
+            result = result.map { $0 + ", " + field.value } ?? field.value
+        }
+        return result
+    }
+
+    /// The body length the head declares (`Content-Length`), or -1.
+    var expectedContentLength: Int64 {
+        guard fields != nil else { return response.expectedContentLength }
+        return value(forHTTPHeaderField: "Content-Length").flatMap { Int64($0) } ?? -1
+    }
+
+    /// The fields as (name, value) pairs, repeated names joined with ", " (RFC 9110 §5.3).
+    var headerFields: [(name: String, value: String)] {
+        guard let fields else {
+            return response.allHeaderFields.compactMap { key, value in
+                (key as? String).map { ($0, "\(value)") }
+            }
+        }
+        var result: [(name: String, value: String)] = []
+        result.reserveCapacity(fields.count)
+        for field in fields {
+            if let index = result.firstIndex(where: { $0.name.caseInsensitiveEquals(field.name) }) {
+                result[index].value += ", " + field.value
+            } else {
+                result.append(field)
+            }
+        }
+        return result
+    }
+
+    /// The fields as a dictionary, repeated names joined with ", ".
+    var dictionary: [String: String] {
+        var result: [String: String] = [:]
+        for field in headerFields { result[field.name] = field.value }
+        return result
+    }
+}
