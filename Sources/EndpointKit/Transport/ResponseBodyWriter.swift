@@ -65,11 +65,20 @@ final class ResponseBodyWriter {
 
     /// Adds body bytes.
     func append(_ data: Data) throws(TransportError) {
+        try append(bytes: data)
+    }
+
+    /// Adds body bytes from a buffer the caller owns (libcurl's), copying them once.
+    func append(_ data: UnsafeRawBufferPointer) throws(TransportError) {
+        try append(bytes: data)
+    }
+
+    private func append(bytes data: some DataProtocol) throws(TransportError) {
         switch sink {
         case .memory(var buffer):
             guard buffer.count + data.count <= limit else { throw tooLarge }
             sink = .memory(Data())  // keep the buffer uniquely referenced while appending
-            buffer.append(data)
+            buffer.append(contentsOf: data)
             sink = .memory(buffer)
         case .file(let handle, let url):
             do {

@@ -1,6 +1,7 @@
 #if canImport(CCurlShim)
 import CCurlShim
 import Foundation
+import Synchronization
 
 /// One thread driving one libcurl multi handle for a ``CurlTransport``.
 ///
@@ -13,12 +14,31 @@ final class CurlEventLoop: @unchecked Sendable {
         var discarded: [CurlTransfer] = []
         var stopping = false
         var stopped = false
-        var isEmpty: Bool { added.isEmpty && discarded.isEmpty && !stopping }
+        /// Whether the loop is waiting (or about to) in `curl_multi_poll` and needs a wake-up.
+        var isWaiting = false
     }
 
+    /// An easy handle with its error buffer, kept for the next transfer. Used by one thread at a
+    /// time: the transfer that holds it, or the pool.
+    struct Handle: @unchecked Sendable {
+        let easy: UnsafeMutableRawPointer
+        let errorBuffer: UnsafeMutablePointer<CChar>
+
+        /// Frees the handle (it must be in no multi handle).
+        func free() {
+            ek_curl_easy_cleanup(easy)
+            errorBuffer.deallocate()
+        }
+    }
+
+    /// The most idle easy handles kept: reusing one (`curl_easy_reset`) costs about half of
+    /// `curl_easy_init` + `curl_easy_cleanup`, and its TLS session cache survives.
+    private static let idleHandleLimit = 32
+
     private let multi: UnsafeMutableRawPointer
-    private let inbox = Locked(Inbox())
-    private let liveTransfers = Locked(0)
+    private let inbox = Mutex(Inbox())
+    private let liveTransfers = Atomic(0)
+    private let idleHandles = Mutex<[Handle]>([])
     /// Transfers whose handle is in the multi handle, by handle. Loop thread only.
     private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
 
@@ -32,11 +52,38 @@ final class CurlEventLoop: @unchecked Sendable {
         thread.start()
     }
 
-    /// Transfers created and not yet freed (handles alive).
-    var liveTransferCount: Int { liveTransfers.current }
+    deinit {
+        for handle in idleHandles.withLock({ $0 }) { handle.free() }
+    }
 
-    func transferCreated() { liveTransfers.withLock { $0 += 1 } }
-    func transferReleased() { liveTransfers.withLock { $0 -= 1 } }
+    /// Transfers created and not yet freed (handles alive).
+    var liveTransferCount: Int { liveTransfers.load(ordering: .relaxed) }
+
+    /// A reset idle handle, or a new one; `nil` if libcurl cannot make one.
+    func acquireHandle() -> Handle? {
+        let handle: Handle
+        if let idle = idleHandles.withLock({ $0.popLast() }) {
+            ek_curl_easy_reset(idle.easy)
+            handle = idle
+        } else {
+            guard let easy = ek_curl_easy_init() else { return nil }
+            handle = Handle(easy: easy, errorBuffer: .allocate(capacity: 256))
+        }
+        handle.errorBuffer[0] = 0
+        liveTransfers.add(1, ordering: .relaxed)
+        return handle
+    }
+
+    /// Takes back a handle that is in no multi handle, for a later transfer.
+    func recycle(_ handle: Handle) {
+        liveTransfers.subtract(1, ordering: .relaxed)
+        let kept = idleHandles.withLock { idle -> Bool in
+            guard idle.count < Self.idleHandleLimit else { return false }
+            idle.append(handle)
+            return true
+        }
+        if !kept { handle.free() }
+    }
 
     /// Hands a configured transfer to the loop.
     /// - Returns: `false` if the loop has stopped.
@@ -54,28 +101,38 @@ final class CurlEventLoop: @unchecked Sendable {
         post { $0.stopping = true }
     }
 
-    /// Changes the inbox and wakes the loop if the inbox was empty (otherwise a wake-up is pending).
+    /// Changes the inbox and wakes the loop if it is waiting. A loop that is running reads the
+    /// inbox before it waits again, so it needs no wake-up (a write to libcurl's socket pair).
     @discardableResult
     private func post(_ change: (inout Inbox) -> Void) -> Bool {
         inbox.withLock { inbox in
             guard !inbox.stopped else { return false }
-            let wasEmpty = inbox.isEmpty
             change(&inbox)
             // Under the lock: the multi handle is only cleaned up after `stopped` is set.
-            if wasEmpty { _ = ek_curl_multi_wakeup(multi) }
+            if inbox.isWaiting {
+                inbox.isWaiting = false
+                _ = ek_curl_multi_wakeup(multi)
+            }
             return true
         }
     }
 
     private func run() {
         ek_curl_block_sigpipe_in_this_thread()
+        var mayWait = false
         while true {
-            let work = inbox.withLock { inbox -> Inbox in
+            if mayWait {
+                // Marked as waiting under the lock with nothing left to do: a post from now on
+                // wakes this poll (a curl_multi_wakeup is remembered until the next poll).
+                _ = ek_curl_multi_poll(multi, 1000)
+                inbox.withLock { $0.isWaiting = false }
+            }
+            let work = inbox.withLock { inbox in
                 defer {
                     inbox.added = []
                     inbox.discarded = []
                 }
-                return inbox
+                return (added: inbox.added, discarded: inbox.discarded, stopping: inbox.stopping)
             }
             for transfer in work.added { add(transfer) }
             for transfer in work.discarded { remove(transfer) }
@@ -90,7 +147,12 @@ final class CurlEventLoop: @unchecked Sendable {
             while ek_curl_multi_next_done(multi, &easy, &code) == 1, let handle = easy {
                 complete(handle, code: code)
             }
-            _ = ek_curl_multi_poll(multi, 1000)
+            // Work that arrived meanwhile is taken at once; otherwise wait for sockets or a post.
+            mayWait = inbox.withLock { inbox in
+                guard inbox.added.isEmpty, inbox.discarded.isEmpty, !inbox.stopping else { return false }
+                inbox.isWaiting = true
+                return true
+            }
         }
     }
 

@@ -14,8 +14,9 @@ extension CurlTransfer {
         guard head.consume(line), head.statusCode >= 200, receiveFailure == nil else { return line.count }
         storeCookies()
         do throws(TransportError) {
-            if let proposed = try HTTPRedirect.proposedRequest(
-                after: request, status: head.statusCode, location: head.value(for: "Location"))
+            if HTTPRedirect.statuses.contains(head.statusCode),
+                let proposed = try HTTPRedirect.proposedRequest(
+                    after: request, status: head.statusCode, location: head.value(for: "Location"))
             {
                 switch redirectPolicy.decide(
                     original: original, status: head.statusCode, proposed: proposed, count: redirectCount + 1)
@@ -47,9 +48,9 @@ extension CurlTransfer {
     func receive(body bytes: UnsafeRawBufferPointer) -> Int {
         if case .follow = redirectStep { return bytes.count }
         guard receiveFailure == nil else { return 0 }
-        guard let base = bytes.baseAddress else { return bytes.count }
+        guard !bytes.isEmpty else { return 0 }
         do throws(TransportError) {
-            try writer.append(Data(bytes: base, count: bytes.count))
+            try writer.append(bytes)
         } catch {
             receiveFailure = error
             return 0

@@ -36,7 +36,7 @@ extension CurlTransfer {
         installCallbacks(&options)
         if let error = configureMethodAndBody(&options) { return error }
         configureHeaders(&options)
-        if request.url?.scheme?.lowercased() == "https" {
+        if request.url?.scheme?.caseInsensitiveEquals("https") == true {
             options.set(CurlOption.pipeWait, 1)
             if options.failure == 0 { options.failure = settings.trust.apply(to: easy) }
         }
@@ -76,7 +76,8 @@ extension CurlTransfer {
     }
 
     private func configureMethodAndBody(_ options: inout CurlOptionSetter) -> TransportError? {
-        let method = request.httpMethod?.uppercased() ?? "GET"
+        let given = request.httpMethod ?? "GET"
+        let method = given == "GET" ? given : given.uppercased()
         switch (method, requestBody) {
         case ("GET", .none):
             options.set(CurlOption.httpGet, 1)
@@ -126,19 +127,19 @@ extension CurlTransfer {
 
     private func configureHeaders(_ options: inout CurlOptionSetter) {
         var list: UnsafeMutableRawPointer?
-        var names = Set<String>()
-        for (name, value) in request.allHTTPHeaderFields ?? [:] {
-            names.insert(name.lowercased())
+        let fields = request.allHTTPHeaderFields ?? [:]
+        for (name, value) in fields {
             // "Name;" is libcurl's syntax for a header with an empty value.
             list = ek_curl_slist_append(list, value.isEmpty ? "\(name);" : "\(name): \(value)")
         }
-        for header in settings.defaultHeaders where !names.contains(header.name) {
+        func has(_ name: String) -> Bool { fields.keys.contains { $0.caseInsensitiveEquals(name) } }
+        for header in settings.defaultHeaders where !has(header.name) {
             list = ek_curl_slist_append(list, header.line)
         }
-        let hasContentType = names.contains("content-type")
+        let hasContentType = has("content-type")
         // A request that carries its own Cookie header manages cookies itself, on every hop (the
         // redirect policy may have dropped that header on the way to another origin).
-        if let storage = settings.cookieStorage, let url = request.url, !names.contains("cookie"),
+        if let storage = settings.cookieStorage, let url = request.url, !has("cookie"),
             original.value(forHTTPHeaderField: "Cookie") == nil,
             let cookies = storage.cookies(for: url), !cookies.isEmpty,
             let header = HTTPCookie.requestHeaderFields(with: cookies)["Cookie"]

@@ -2,6 +2,7 @@
 import CCurlShim
 import Dispatch
 import Foundation
+import Synchronization
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -20,14 +21,16 @@ final class CurlTransfer: TransportTask, @unchecked Sendable {
         case follow(URLRequest)
     }
 
-    let easy: UnsafeMutableRawPointer
+    /// The easy handle and its error buffer, from the loop's pool.
+    private let handle: CurlEventLoop.Handle
+    var easy: UnsafeMutableRawPointer { handle.easy }
+    var errorBuffer: UnsafeMutablePointer<CChar> { handle.errorBuffer }
     let settings: CurlTransport.Settings
     /// The request as first sent, for the redirect policy.
     let original: URLRequest
     /// The request of the current hop.
     var request: URLRequest
     var headerList: UnsafeMutableRawPointer?
-    let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: 256)
     /// The deadline in `DispatchTime` nanoseconds, if any.
     let deadline: UInt64?
     let limit: Int
@@ -52,7 +55,7 @@ final class CurlTransfer: TransportTask, @unchecked Sendable {
     var progress = TransferProgress()
 
     private var isReleased = false
-    private let finished = Locked(false)
+    private let finished = Atomic(false)
     private let completion: @Sendable (Result<TransportResponse, TransportError>) -> Void
     private weak var loop: CurlEventLoop?
 
@@ -60,8 +63,8 @@ final class CurlTransfer: TransportTask, @unchecked Sendable {
         request: TransportRequest, settings: CurlTransport.Settings, loop: CurlEventLoop,
         completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
     ) {
-        guard let easy = ek_curl_easy_init() else { return nil }
-        self.easy = easy
+        guard let handle = loop.acquireHandle() else { return nil }
+        self.handle = handle
         self.settings = settings
         self.request = request.urlRequest
         original = request.urlRequest
@@ -78,45 +81,37 @@ final class CurlTransfer: TransportTask, @unchecked Sendable {
         deadline = request.deadline.map { DispatchTime.now().uptimeNanoseconds + UInt64(max(0, min($0, 1e9)) * 1e9) }
         self.completion = completion
         self.loop = loop
-        errorBuffer.initialize(to: 0)
-        loop.transferCreated()
     }
 
-    deinit {
-        release()
-        errorBuffer.deallocate()
-    }
+    deinit { release() }
 
     /// Cancels the transfer: completes with `cancelled` now; the loop removes the handle next.
     func cancel() {
         if finish(.failure(.cancelled())) { loop?.discard(self) }
     }
 
-    var isFinished: Bool { finished.withLock { $0 } }
+    var isFinished: Bool { finished.load(ordering: .acquiring) }
 
     /// Completes unless already completed.
     /// - Returns: Whether this call completed the transfer.
     @discardableResult
     func finish(_ result: Result<TransportResponse, TransportError>) -> Bool {
-        let won = finished.withLock { isFinished in
-            defer { isFinished = true }
-            return !isFinished
-        }
+        let won = finished.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
         if won { completion(result) }
         return won
     }
 
-    /// Frees the easy handle, its lists and files; idempotent. The handle must not be in a multi
-    /// handle. A download file keeps what it received, for a later resume.
+    /// Gives the easy handle back to the loop's pool (or frees it) with its lists and files;
+    /// idempotent. The handle must not be in a multi handle. A download file keeps what it
+    /// received, for a later resume.
     func release() {
         guard !isReleased else { return }
         isReleased = true
-        ek_curl_easy_cleanup(easy)
         ek_curl_slist_free_all(headerList)
         headerList = nil
         upload?.close()
         writer.abandon()
-        loop?.transferReleased()
+        if let loop { loop.recycle(handle) } else { handle.free() }
     }
 
     /// Starts over for the next hop of a redirect.

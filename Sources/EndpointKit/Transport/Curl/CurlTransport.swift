@@ -110,7 +110,9 @@ public final class CurlTransport: Transport {
     public func execute(
         _ request: TransportRequest, completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
     ) -> any TransportTask {
-        guard let scheme = request.urlRequest.url?.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+        guard let scheme = request.urlRequest.url?.scheme,
+            scheme.caseInsensitiveEquals("http") || scheme.caseInsensitiveEquals("https")
+        else {
             return fail(
                 TransportError(
                     .unsupportedURL,
