@@ -9,17 +9,16 @@ import Dispatch
 /// completion posts the processing here and the caller, resumed once, runs it itself: validation,
 /// envelope, decoding and delivery happen on the caller's task, one thread crossing per response.
 ///
-/// Work posted after the result was taken (a late completion of a cancelled request) runs on
-/// `fallback`, so nothing posted is ever dropped.
+/// Work posted before the result runs first, in order; work posted after the result was taken
+/// (a late completion of a cancelled request) runs on `fallback`, so nothing posted is dropped.
 final class AwaitingCaller<Value: Sendable>: Sendable {
-    private enum Item {
-        case work(@Sendable () -> Void)
-        case finished(Value)
-    }
-
+    // Work and the result are kept apart so that the queue of work is not generic: the client's
+    // code is not specialised for the caller's `Request` type, and every generic operation on it
+    // would look up type metadata at run time.
     private struct State {
-        var items: [Item] = []
-        var waiter: UnsafeContinuation<Item, Never>?
+        var work: [@Sendable () -> Void] = []
+        var result: Value?
+        var waiter: UnsafeContinuation<Void, Never>?
         var isClosed = false
     }
 
@@ -33,56 +32,63 @@ final class AwaitingCaller<Value: Sendable>: Sendable {
 
     /// Hands `work` to the caller (from any thread).
     func post(_ work: @escaping @Sendable () -> Void) {
-        if !deliver(.work(work)) { fallback.async(execute: work) }
+        let (accepted, waiter) = state.withLock { state -> (Bool, UnsafeContinuation<Void, Never>?) in
+            guard !state.isClosed else { return (false, nil) }
+            state.work.append(work)
+            defer { state.waiter = nil }
+            return (true, state.waiter)
+        }
+        guard accepted else { return fallback.async(execute: work) }
+        waiter?.resume()
     }
 
     /// Hands the caller its result (from any thread); later results are ignored.
     func finish(_ value: Value) {
-        _ = deliver(.finished(value))
+        let waiter = state.withLock { state -> UnsafeContinuation<Void, Never>? in
+            guard !state.isClosed, state.result == nil else { return nil }
+            state.result = value
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume()
     }
 
-    /// Runs posted work until the result arrives, then returns it.
+    /// Runs posted work, in order, until the result arrives, then returns it.
     func run() async -> Value {
         while true {
-            switch await next() {
+            switch take() {
             case .work(let work):
                 work()
-            case .finished(let value):
-                let late = state.withLock { state -> [Item] in
-                    state.isClosed = true
-                    defer { state.items = [] }
-                    return state.items
-                }
-                for case .work(let work) in late { fallback.async(execute: work) }
+            case .result(let value):
                 return value
+            case .none:
+                await withUnsafeContinuation { continuation in
+                    // Resumed by the next post or finish, or now if one came in between.
+                    let ready = state.withLock { state -> Bool in
+                        guard state.work.isEmpty, state.result == nil else { return true }
+                        state.waiter = continuation
+                        return false
+                    }
+                    if ready { continuation.resume() }
+                }
             }
         }
     }
 
-    /// - Returns: `false` if the caller has already returned.
-    private func deliver(_ item: Item) -> Bool {
-        let (accepted, waiter) = state.withLock { state -> (Bool, UnsafeContinuation<Item, Never>?) in
-            guard !state.isClosed else { return (false, nil) }
-            if let waiter = state.waiter {
-                state.waiter = nil
-                return (true, waiter)
-            }
-            state.items.append(item)
-            return (true, nil)
-        }
-        waiter?.resume(returning: item)
-        return accepted
+    private enum Next {
+        case work(@Sendable () -> Void)
+        case result(Value)
+        case none
     }
 
-    private func next() async -> Item {
-        if let ready = state.withLock({ $0.items.isEmpty ? nil : $0.items.removeFirst() }) { return ready }
-        return await withUnsafeContinuation { continuation in
-            let ready = state.withLock { state -> Item? in
-                guard state.items.isEmpty else { return state.items.removeFirst() }
-                state.waiter = continuation
-                return nil
-            }
-            if let ready { continuation.resume(returning: ready) }
+    /// The next piece of work, else the result (closing the caller: later work goes to
+    /// `fallback`), else nothing.
+    private func take() -> Next {
+        state.withLock { state in
+            if !state.work.isEmpty { return .work(state.work.removeFirst()) }
+            guard let result = state.result else { return .none }
+            state.isClosed = true
+            return .result(result)
         }
     }
 }

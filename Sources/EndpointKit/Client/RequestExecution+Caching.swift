@@ -8,10 +8,10 @@ extension RequestExecution {
     /// Looks the request up in the cache before its first attempt. Returns the result when the
     /// cache answers; otherwise may make the request conditional on a stale entry's validators.
     func consultCache(_ urlRequest: inout URLRequest) -> APIResult<Request.Response>? {
-        let policy = request.cachePolicy ?? configuration.cachePolicy
+        let policy = request.cachePolicy ?? client.configuration.cachePolicy
         guard
             let caching = RequestCaching(
-                cache: configuration.cache, policy: policy, request: urlRequest, method: request.method)
+                cache: client.configuration.cache, policy: policy, request: urlRequest, method: request.method)
         else { return nil }
         let mode = cacheModeOverride ?? policy.mode
         let entry = mode == .ignoreCache ? nil : caching.entry(for: urlRequest)
@@ -72,7 +72,7 @@ extension RequestExecution {
         guard let response = entry.transportResponse() else {
             return .transportError(TransportError(.notCached, message: "The cached response is unusable."))
         }
-        let processor = ResponseProcessor(configuration: configuration, request: request, urlRequest: urlRequest)
+        let processor = ResponseProcessor(configuration: client.configuration, request: request, urlRequest: urlRequest)
         return processor.process(.success(response), elapsed: elapsed)
             .from(.cache(age: entry.age(), isStale: !entry.isFresh()))
     }

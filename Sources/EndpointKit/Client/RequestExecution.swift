@@ -26,6 +26,8 @@ final class RequestExecution<Request: APIRequest>: Sendable {
     let handle: RequestHandle
     let client: APIClient
     let request: Request
+    /// The request as a download, cast once (a cast to an existential looks up a conformance).
+    private let downloadRequest: (any DownloadRequest)?
     private let emit: @Sendable (APIResult<Request.Response>) -> Void
     /// Where a response is processed: the client's processing queue, or an awaiting caller.
     private let processing: @Sendable (@escaping @Sendable () -> Void) -> Void
@@ -49,6 +51,7 @@ final class RequestExecution<Request: APIRequest>: Sendable {
         self.cacheModeOverride = cacheModeOverride
         self.client = client
         self.request = request
+        downloadRequest = request as? any DownloadRequest
         self.emit = emit
         let queue = client.processingQueue
         self.processing = processing ?? { queue.async(execute: $0) }
@@ -59,7 +62,6 @@ final class RequestExecution<Request: APIRequest>: Sendable {
         handle = RequestHandle(tag: request.tag, endpoint: _typeName(Request.self, qualified: false))
     }
 
-    var configuration: APIClient.Configuration { client.configuration }
 
     func start() {
         client.registry.insert(handle)
@@ -94,9 +96,9 @@ final class RequestExecution<Request: APIRequest>: Sendable {
             )
             return
         }
-        state.withLock { $0.temporaryFiles += built.temporaryFiles }
+        if !built.temporaryFiles.isEmpty { state.withLock { $0.temporaryFiles += built.temporaryFiles } }
         prepareDownload(&built)
-        let interceptors = configuration.interceptors
+        let interceptors = client.configuration.interceptors
         guard !interceptors.isEmpty else { return send(built, context: context) }
         intercept(
             "adapt",
@@ -118,9 +120,9 @@ final class RequestExecution<Request: APIRequest>: Sendable {
 
     /// For a download: resume a partial file with `Range`/`If-Range`, or start over.
     private func prepareDownload(_ built: inout URLRequestBuilder.Built) {
-        guard let download = request as? any DownloadRequest, let url = built.urlRequest.url else { return }
+        guard let download = downloadRequest, let url = built.urlRequest.url else { return }
         let partial = PartialDownload(
-            folder: configuration.partialDownloadsDirectory, sourceURL: url, destination: download.destination)
+            folder: client.configuration.partialDownloadsDirectory, sourceURL: url, destination: download.destination)
         var offset: Int64 = 0
         if download.isResumable, let point = partial.resumePoint() {
             offset = point.offset
@@ -137,30 +139,30 @@ final class RequestExecution<Request: APIRequest>: Sendable {
         var conditional = built.urlRequest
         if context.attempt == 1, let cached = consultCache(&conditional) { return finish(cached) }
         let urlRequest = conditional
-        if configuration.failsFastWhenOffline, configuration.connectivity?.status == .offline {
+        if client.configuration.failsFastWhenOffline, client.configuration.connectivity?.status == .offline {
             return finish(
                 .transportError(TransportError(.notConnected, message: "The connectivity monitor reports no network.")))
         }
-        for plugin in configuration.plugins { plugin.willSend(urlRequest, context: context) }
+        for plugin in client.configuration.plugins { plugin.willSend(urlRequest, context: context) }
         let download = state.withLock { $0.download }
         let reporter = handle.progressReporter
         let transportRequest = TransportRequest(
             urlRequest: urlRequest, deadline: timeout > 0 ? timeout : nil,
-            maximumResponseSize: configuration.maximumResponseSize, priority: request.priority,
+            maximumResponseSize: client.configuration.maximumResponseSize, priority: request.priority,
             bodyFile: built.bodyFile,
             download: download.map { download in
                 DownloadTarget(fileURL: download.partial.fileURL, resumeOffset: download.offset) { response in
                     download.partial.record(response)
                 }
             },
-            onProgress: { reporter.report($0) }, redirectPolicy: configuration.redirectPolicy,
+            onProgress: { reporter.report($0) }, redirectPolicy: client.configuration.redirectPolicy,
             endpoint: request)
-        let processor = ResponseProcessor(configuration: configuration, request: request, urlRequest: urlRequest)
+        let processor = ResponseProcessor(configuration: client.configuration, request: request, urlRequest: urlRequest)
         let task = client.transport(for: request).execute(transportRequest) { [self] outcome in
             guard handle.isRunning else { return }
             processing { [self] in
                 guard handle.isRunning else { return }
-                for plugin in configuration.plugins { plugin.didReceive(outcome, for: urlRequest, context: context) }
+                for plugin in client.configuration.plugins { plugin.didReceive(outcome, for: urlRequest, context: context) }
                 let (adjusted, source) = revalidated(outcome)
                 let result = processor.process(adjusted, elapsed: elapsed).from(source)
                 if source == .network, result.isSuccess, case .success(let response) = adjusted {
@@ -182,14 +184,14 @@ final class RequestExecution<Request: APIRequest>: Sendable {
         if let restart = restartIfRangeWasRefused(result) {
             return restart ? runAttempt() : finish(result)
         }
-        if case .success(let fileURL, let metadata) = result, request is any DownloadRequest {
+        if case .success(let fileURL, let metadata) = result, downloadRequest != nil {
             return finish(finalizeDownload(fileURL, metadata: metadata))
         }
         guard let failure = result.failure, context.attempt < Self.attemptCap, !isCancellation(failure) else {
             return finish(result)
         }
         let policyDelay = policy.retryDelay(after: failure, attempt: context.attempt, method: request.method)
-        let interceptors = configuration.interceptors
+        let interceptors = client.configuration.interceptors
         guard !interceptors.isEmpty else { return retryOrFinish(result, failure: failure, delay: policyDelay) }
         intercept(
             "retry",
@@ -225,7 +227,7 @@ final class RequestExecution<Request: APIRequest>: Sendable {
 
     private func finalizeDownload(_ value: Request.Response, metadata: ResponseMetadata) -> APIResult<Request.Response>
     {
-        guard let download = request as? any DownloadRequest, let partial = state.withLock({ $0.download?.partial })
+        guard let download = downloadRequest, let partial = state.withLock({ $0.download?.partial })
         else {
             return .success(value, metadata)
         }
@@ -327,17 +329,21 @@ final class RequestExecution<Request: APIRequest>: Sendable {
 
     private func complete(with result: APIResult<Request.Response>) {
         client.registry.remove(handle)
-        let (temporaryFiles, download) = state.withLock { ($0.temporaryFiles, $0.download) }
+        let (temporaryFiles, download, attempt, failures) = state.withLock {
+            ($0.temporaryFiles, $0.download, $0.attempt, $0.failures)
+        }
         for file in temporaryFiles { try? FileManager.default.removeItem(at: file) }
         if let download, result.failure != nil,
-            handle.discardsPartialDownload || !((request as? any DownloadRequest)?.isResumable ?? false)
+            handle.discardsPartialDownload || !(downloadRequest?.isResumable ?? false)
         {
             download.partial.discard()
         }
         handle.progressReporter.complete(succeeded: result.isSuccess)
-        let (attempt, failures) = state.withLock { ($0.attempt, $0.failures) }
-        let context = context(attempt: max(1, attempt), failures: failures)
-        for plugin in configuration.plugins { plugin.didComplete(result, context: context) }
+        let plugins = client.configuration.plugins
+        if !plugins.isEmpty {
+            let context = context(attempt: max(1, attempt), failures: failures)
+            for plugin in plugins { plugin.didComplete(result, context: context) }
+        }
         emit(result)
     }
 }

@@ -21,10 +21,10 @@ final class ResponseHead: @unchecked Sendable {
     /// The fields in arrival order, or `nil` when the head wraps an `HTTPURLResponse`.
     private let fields: [(name: String, value: String)]?
     private let httpVersion: String
-    /// A response without header fields, made at once (about 1/10 of a full one): proof that
-    /// Foundation accepts the status and URL, and what ``response`` falls back to should Foundation
-    /// refuse the fields.
-    private let shell: HTTPURLResponse
+    /// What ``response`` returns should Foundation refuse the fields: a response with this status
+    /// and no fields (shared per status). Foundation refuses neither a status `init?` accepted nor
+    /// fields, so this is never seen; it keeps ``response`` total without a trap.
+    private let fallback: HTTPURLResponse
     private let lock = NSLock()
     /// Guarded by `lock`.
     private var made: HTTPURLResponse?
@@ -35,21 +35,33 @@ final class ResponseHead: @unchecked Sendable {
         url = response.url
         fields = nil
         httpVersion = "HTTP/1.1"
-        shell = response
+        fallback = response
         made = response
     }
 
     /// A head from parsed fields; the `HTTPURLResponse` with the fields is made on first use.
     /// - Returns: `nil` when `statusCode` is not a valid HTTP status (100-999).
     init?(url: URL, statusCode: Int, httpVersion: String = "HTTP/1.1", fields: [(name: String, value: String)]) {
-        guard (100...999).contains(statusCode),
-            let shell = HTTPURLResponse(url: url, statusCode: statusCode, httpVersion: httpVersion, headerFields: nil)
-        else { return nil }
+        guard (100...999).contains(statusCode), let fallback = Self.placeholder(for: statusCode) else { return nil }
         self.url = url
         self.statusCode = statusCode
         self.httpVersion = httpVersion
         self.fields = fields
-        self.shell = shell
+        self.fallback = fallback
+    }
+
+    private static let placeholders = Locked<[Int: HTTPURLResponse]>([:])
+
+    /// A response with `status` and no fields, made once per status (making one per response
+    /// costs about 2 us on Linux, where Foundation derives a file name from the URL).
+    private static func placeholder(for status: Int) -> HTTPURLResponse? {
+        placeholders.withLock { made in
+            if let existing = made[status] { return existing }
+            let response = HTTPURLResponse(
+                url: URL(fileURLWithPath: "/"), statusCode: status, httpVersion: nil, headerFields: nil)
+            made[status] = response
+            return response
+        }
     }
 
     /// The Foundation response, made on first use.
@@ -61,7 +73,7 @@ final class ResponseHead: @unchecked Sendable {
         let response =
             url.flatMap {
                 HTTPURLResponse(url: $0, statusCode: statusCode, httpVersion: httpVersion, headerFields: dictionary)
-            } ?? shell
+            } ?? fallback
         made = response
         return response
     }
