@@ -62,7 +62,6 @@ final class RequestExecution<Request: APIRequest>: Sendable {
         handle = RequestHandle(tag: request.tag, endpoint: _typeName(Request.self, qualified: false))
     }
 
-
     func start() {
         client.registry.insert(handle)
         handle.setCancellation { [self] in
@@ -162,7 +161,9 @@ final class RequestExecution<Request: APIRequest>: Sendable {
             guard handle.isRunning else { return }
             processing { [self] in
                 guard handle.isRunning else { return }
-                for plugin in client.configuration.plugins { plugin.didReceive(outcome, for: urlRequest, context: context) }
+                for plugin in client.configuration.plugins {
+                    plugin.didReceive(outcome, for: urlRequest, context: context)
+                }
                 let (adjusted, source) = revalidated(outcome)
                 let result = processor.process(adjusted, elapsed: elapsed).from(source)
                 if source == .network, result.isSuccess, case .success(let response) = adjusted {
