@@ -16,9 +16,12 @@ struct ConcurrentScenario: Scenario {
             context.progress("  \(width) in flight")
             let comparison = try NetworkComparison(context: context, count: count, width: width)
             let sides = try await context.measure(comparison.contenders, rounds: context.options.measuredRounds)
-            rows.append(
-                .measured(
-                    self, label: "\(width) in flight, \(count) req", maximumRatio: 1.05, requests: count, sides: sides))
+            let label = "\(width) in flight, \(count) req"
+            rows.append(.measured(self, label: label, maximumRatio: 1.05, requests: count, sides: sides))
+            // Issue 9 sets 8x for 16 in flight; 64 is shown without a target.
+            let libcurl = LibcurlRow.make(
+                self, label: label, speedupTarget: width == 16 ? 8 : nil, requests: count, sides: sides)
+            if let libcurl { rows.append(libcurl) }
         }
         return rows
     }

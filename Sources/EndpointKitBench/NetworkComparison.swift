@@ -14,7 +14,8 @@ struct NetworkComparison {
     ///   - count: Requests per run.
     ///   - width: Requests in flight (also the connections per host of both sessions); `nil` to
     ///     send one after the other.
-    ///   - delegateReference: Whether to add ``DelegateSessionBaseline`` as a reference.
+    ///   - delegateReference: Whether to add ``DelegateSessionBaseline`` and EndpointKit+libcurl on
+    ///     its executor as references.
     init(context: BenchContext, count: Int, width: Int?, delegateReference: Bool = true) throws {
         let baseURL = try context.baseURL()
         let client = BenchClients.endpointKit(baseURL: baseURL, maxConnections: width)
@@ -81,11 +82,25 @@ struct NetworkComparison {
             }
             contenders.append(
                 Contender(
-                    name: "EndpointKit+libcurl", warmUp: { try await loop(warmup, curlRequest) },
+                    name: LibcurlRow.endpointKitName, warmUp: { try await loop(warmup, curlRequest) },
                     run: {
                         try await loop(count, curlRequest)
                         return nil
                     }))
+            // The same client with the requests' code on the transport's thread (opt-in).
+            let executor = curlTransport.executor
+            if delegateReference {
+                contenders.append(
+                    Contender(
+                        name: LibcurlRow.executorName,
+                        warmUp: {
+                            try await withTaskExecutorPreference(executor) { try await loop(warmup, curlRequest) }
+                        },
+                        run: {
+                            try await withTaskExecutorPreference(executor) { try await loop(count, curlRequest) }
+                            return nil
+                        }))
+            }
         }
         #endif
         if let curl = context.curl {

@@ -10,10 +10,10 @@ struct SequentialScenario: Scenario {
         let count = context.options.sequentialRequests
         let comparison = try NetworkComparison(context: context, count: count, width: nil)
         let sides = try await context.measure(comparison.contenders, rounds: context.options.measuredRounds)
+        let label = "sequential GET + decode, \(count) req"
         return [
-            .measured(
-                self, label: "sequential GET + decode, \(count) req", maximumRatio: 1.03, requests: count,
-                sides: sides)
-        ]
+            .measured(self, label: label, maximumRatio: 1.03, requests: count, sides: sides),
+            LibcurlRow.make(self, label: label, speedupTarget: 3.5, requests: count, sides: sides),
+        ].compactMap { $0 }
     }
 }

@@ -8,10 +8,14 @@ import Synchronization
 /// Every transfer runs on this thread: connections are reused across transfers (HTTP/1.1
 /// keep-alive, HTTP/2 multiplexing), and no lock is taken per byte. Other threads only hand
 /// transfers in and out through the inbox and wake the loop with `curl_multi_wakeup`.
-final class CurlEventLoop: @unchecked Sendable {
+///
+/// The loop is also a `TaskExecutor` (``CurlTransport/executor``): jobs of tasks that prefer it
+/// run on this thread between rounds of transfers.
+final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
     private struct Inbox {
         var added: [CurlTransfer] = []
         var discarded: [CurlTransfer] = []
+        var jobs: [UnownedJob] = []
         var stopping = false
         var stopped = false
         /// Whether the loop is waiting (or about to) in `curl_multi_poll` and needs a wake-up.
@@ -41,6 +45,8 @@ final class CurlEventLoop: @unchecked Sendable {
     private let idleHandles = Mutex<[Handle]>([])
     /// Transfers whose handle is in the multi handle, by handle. Loop thread only.
     private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
+    /// The loop thread's id, set when it starts.
+    private let threadID = Mutex<pthread_t?>(nil)
 
     /// Creates the multi handle and starts the thread.
     /// - Throws: ``TransportConfigurationError/libraryUnavailable(_:)`` if libcurl fails.
@@ -117,7 +123,18 @@ final class CurlEventLoop: @unchecked Sendable {
         }
     }
 
+    /// Whether the loop's thread has not yet finished (it ends after ``stop()``).
+    var isRunning: Bool { !hasEnded.load(ordering: .acquiring) }
+    private let hasEnded = Atomic(false)
+
+    /// Whether the calling code runs on the loop's thread.
+    var isCurrentThread: Bool {
+        guard let loopThread = threadID.withLock({ $0 }) else { return false }
+        return pthread_equal(loopThread, pthread_self()) != 0
+    }
+
     private func run() {
+        threadID.withLock { $0 = pthread_self() }
         ek_curl_block_sigpipe_in_this_thread()
         var mayWait = false
         while true {
@@ -131,14 +148,24 @@ final class CurlEventLoop: @unchecked Sendable {
                 defer {
                     inbox.added = []
                     inbox.discarded = []
+                    inbox.jobs = []
                 }
-                return (added: inbox.added, discarded: inbox.discarded, stopping: inbox.stopping)
+                return (added: inbox.added, discarded: inbox.discarded, jobs: inbox.jobs, stopping: inbox.stopping)
             }
             for transfer in work.added { add(transfer) }
             for transfer in work.discarded { remove(transfer) }
             if work.stopping {
-                shutDown()
+                shutDown(pendingJobs: work.jobs)
                 return
+            }
+            if !work.jobs.isEmpty {
+                for job in work.jobs { job.runSynchronously(on: asUnownedTaskExecutor()) }
+                // What the jobs sent goes out in this round.
+                let sent = inbox.withLock { inbox in
+                    defer { inbox.added = [] }
+                    return inbox.added
+                }
+                for transfer in sent { add(transfer) }
             }
             var running: Int32 = 0
             _ = ek_curl_multi_perform(multi, &running)
@@ -149,7 +176,9 @@ final class CurlEventLoop: @unchecked Sendable {
             }
             // Work that arrived meanwhile is taken at once; otherwise wait for sockets or a post.
             mayWait = inbox.withLock { inbox in
-                guard inbox.added.isEmpty, inbox.discarded.isEmpty, !inbox.stopping else { return false }
+                guard inbox.added.isEmpty, inbox.discarded.isEmpty, inbox.jobs.isEmpty, !inbox.stopping else {
+                    return false
+                }
                 inbox.isWaiting = true
                 return true
             }
@@ -200,23 +229,38 @@ final class CurlEventLoop: @unchecked Sendable {
         }
     }
 
-    private func shutDown() {
+    /// Cancels what is left, runs the jobs still queued here (later ones go to a global queue),
+    /// and frees the multi handle.
+    private func shutDown(pendingJobs: [UnownedJob]) {
         for transfer in active.values {
             _ = ek_curl_multi_remove_handle(multi, transfer.easy)
             transfer.release()
             transfer.finish(.failure(.cancelled()))
         }
         active.removeAll()
-        let leftovers = inbox.withLock { inbox -> [CurlTransfer] in
+        let leftovers = inbox.withLock { inbox in
             inbox.stopped = true
-            defer { inbox.added.removeAll() }
-            return inbox.added
+            defer {
+                inbox.added.removeAll()
+                inbox.jobs.removeAll()
+            }
+            return (transfers: inbox.added, jobs: inbox.jobs)
         }
-        for transfer in leftovers {
+        for transfer in leftovers.transfers {
             transfer.release()
             transfer.finish(.failure(.cancelled()))
         }
+        for job in pendingJobs + leftovers.jobs { job.runSynchronously(on: asUnownedTaskExecutor()) }
         _ = ek_curl_multi_cleanup(multi)
+        hasEnded.store(true, ordering: .releasing)
+    }
+
+    /// Runs `job` on the loop's thread, between rounds of transfers; once the loop has stopped,
+    /// on a global queue, so that a task preferring this executor never waits forever.
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        guard !post({ $0.jobs.append(job) }) else { return }
+        DispatchQueue.global().async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }
 }
 #endif
