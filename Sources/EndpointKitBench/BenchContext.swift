@@ -7,12 +7,20 @@ struct BenchContext {
     let server: ServerProcess?
     /// `curl`, when installed.
     let curl: CurlReference?
+    /// nginx serving `GET /model`, with `--nginx`.
+    var nginx: NginxServer?
 
     /// The server's base URL.
     /// - Throws: ``BenchError/server(_:)`` when no server was started.
     func baseURL() throws(BenchError) -> URL {
         guard let server else { throw .server("no server was started") }
         return server.baseURL
+    }
+
+    /// Where `GET /model` is served: nginx with `--nginx`, else the bench's server.
+    func modelBaseURL() throws(BenchError) -> URL {
+        if let nginx { return nginx.baseURL }
+        return try baseURL()
     }
 
     /// Measures contenders interleaved (see ``Interleaved``), honouring `--only`.

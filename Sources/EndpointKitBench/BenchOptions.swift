@@ -25,6 +25,8 @@ struct BenchOptions: Equatable {
     var transports: [SoakTransport] = []
     /// The seed of the soak's mix; `nil` for a random one (printed).
     var seed: UInt64?
+    /// Serve `GET /model` from nginx in scenarios 1, 2 and 6 (``NginxServer``).
+    var nginx = false
     /// Hidden: serve the benchmark routes until standard input closes (the child process).
     var serve = false
     /// Print the usage and exit.
@@ -32,7 +34,7 @@ struct BenchOptions: Equatable {
 
     static let usage = """
         usage: endpointkit-bench [--quick] [--json] [--scenario NAME]... [--requests N] [--objects N] [--rounds N]
-                                 [--transfer-mb N] [--only SIDE]
+                                 [--transfer-mb N] [--only SIDE] [--nginx]
                endpointkit-bench --soak [--requests N] [--in-flight N] [--transport urlsession|curl|both] [--seed N]
           --quick          a run under a minute (fewer requests and rounds)
           --json           print a JSON document instead of the table
@@ -43,6 +45,7 @@ struct BenchOptions: Equatable {
           --rounds N       measured rounds per side (default 5, quick 3; transfers 3)
           --transfer-mb N  MiB uploaded and downloaded per transfer run (default 1024, quick 64)
           --only SIDE      run only one side: \(Self.sides.joined(separator: ", ")) (for profiling)
+          --nginx          serve GET /model from nginx (installed separately) in scenarios 1, 2 and 6
           --soak           send many requests (default 100000) with faults, cancels and timeouts, then check
                            that each completed once and nothing leaked; exits 1 if a check fails
           --in-flight N    soak requests in flight (default 64)
@@ -65,6 +68,7 @@ struct BenchOptions: Equatable {
             case "--quick": quick = true
             case "--json": json = true
             case "--serve": serve = true
+            case "--nginx": nginx = true
             case "--soak": soak = true
             case "--in-flight": inFlight = try count(after: argument)
             case "--seed":

@@ -29,6 +29,8 @@ struct BenchReport: Encodable {
     let roundsPerSide: Int
     let machine: Machine
     let server: Server?
+    /// nginx, when `--nginx` served `GET /model` in scenarios 1, 2 and 6.
+    var modelServer: Server?
     /// The `curl` used as the physical-limit reference, if installed.
     let curl: String?
     /// Whether peak RSS is per run (`/proc/self/clear_refs` works) or the process's peak so far.

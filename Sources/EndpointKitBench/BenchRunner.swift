@@ -19,7 +19,21 @@ enum BenchRunner {
                 return 1
             }
         }
-        let context = BenchContext(options: options, server: server, curl: curl)
+        var context = BenchContext(options: options, server: server, curl: curl)
+        var modelServer: BenchReport.Server?
+        if options.nginx {
+            do {
+                let nginx = try NginxServer(model: Payloads.user)
+                context.nginx = nginx
+                modelServer = try probe(
+                    port: nginx.port, kind: "nginx (\(nginx.executable), one process, static file)", pid: 0,
+                    options: options)
+            } catch {
+                server?.stop()
+                FileHandle.standardError.write(Data("endpointkit-bench: \(error)\n".utf8))
+                return 1
+            }
+        }
 
         var rows: [ResultRow] = []
         for scenario in scenarios {
@@ -31,12 +45,14 @@ enum BenchRunner {
             }
         }
         server?.stop()
+        context.nginx?.stop()
 
-        let report = BenchReport(
+        var report = BenchReport(
             mode: options.quick ? "quick" : "full", build: buildConfiguration,
             arguments: Array(CommandLine.arguments.dropFirst()), roundsPerSide: options.measuredRounds,
             machine: BenchReport.currentMachine(), server: serverInfo, curl: curl?.executable,
             peakRSSPerRun: ProcessMemory.canResetPeak, rows: rows)
+        report.modelServer = modelServer
         if options.json {
             do {
                 print(try report.json())
@@ -53,13 +69,20 @@ enum BenchRunner {
     /// Measures the server with one connection and with 16 (not when profiling one side: the probe
     /// runs for a fixed time, so its instruction count would differ between profiles).
     private static func probe(_ server: ServerProcess, options: BenchOptions) throws(BenchError) -> BenchReport.Server {
+        try probe(
+            port: server.port,
+            kind: "EndpointKitTestServer (thread per connection) in a child process (endpointkit-bench --serve)",
+            pid: server.processIdentifier, options: options)
+    }
+
+    private static func probe(
+        port: UInt16, kind: String, pid: Int32, options: BenchOptions
+    ) throws(BenchError) -> BenchReport.Server {
         let capacity = try (options.only == nil ? [1, 16] : []).map { connections throws(BenchError) in
             try ServerCapacity.measure(
-                port: server.port, path: "/model", connections: connections, seconds: options.capacitySeconds)
+                port: port, path: "/model", connections: connections, seconds: options.capacitySeconds)
         }
-        return BenchReport.Server(
-            kind: "EndpointKitTestServer (thread per connection) in a child process (endpointkit-bench --serve)",
-            processIdentifier: server.processIdentifier, port: server.port, capacity: capacity)
+        return BenchReport.Server(kind: kind, processIdentifier: pid, port: port, capacity: capacity)
     }
 
     private static var buildConfiguration: String {

@@ -17,7 +17,7 @@ struct NetworkComparison {
     ///   - delegateReference: Whether to add ``DelegateSessionBaseline`` and EndpointKit+libcurl on
     ///     its executor as references.
     init(context: BenchContext, count: Int, width: Int?, delegateReference: Bool = true) throws {
-        let baseURL = try context.baseURL()
+        let baseURL = try context.modelBaseURL()
         let client = BenchClients.endpointKit(baseURL: baseURL, maxConnections: width)
         let baseline = BenchClients.baseline(baseURL: baseURL, maxConnections: width)
         guard let transport = client.configuration.transport as? URLSessionTransport else {

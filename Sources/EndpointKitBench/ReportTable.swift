@@ -40,6 +40,14 @@ enum ReportTable {
             }
             lines.append("server capacity (raw keep-alive client, GET /model): " + probes.joined(separator: "; "))
         }
+        if let nginx = report.modelServer {
+            let probes = nginx.capacity.map {
+                "\($0.connections) connection\($0.connections == 1 ? "" : "s") \(Format.rate($0.requestsPerSecond))"
+            }
+            lines.append(
+                "GET /model in scenarios 1, 2 and 6: \(nginx.kind), http://127.0.0.1:\(nginx.port); capacity "
+                    + probes.joined(separator: "; "))
+        }
         lines.append(
             report.curl.map { "reference: \($0) (one process, connection reuse; --parallel for concurrency)" }
                 ?? "reference: curl not installed, no physical-limit reference")

@@ -26,6 +26,11 @@ final class BenchOptionsTests: XCTestCase {
         XCTAssertEqual(try BenchOptions(arguments: ["--quick", "--transfer-mb", "8"]).transferSizeMiB, 8)
     }
 
+    func testThatNginxIsOffUnlessAsked() throws {
+        XCTAssertFalse(try BenchOptions(arguments: []).nginx)
+        XCTAssertTrue(try BenchOptions(arguments: ["--quick", "--nginx"]).nginx)
+    }
+
     func testThatScenariosAreSelectedByNameOrNumber() throws {
         let options = try BenchOptions(arguments: ["--scenario", "decode", "--scenario", "6"])
         XCTAssertTrue(options.includes(number: 3, name: "decode"))

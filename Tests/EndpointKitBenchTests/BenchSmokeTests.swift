@@ -16,30 +16,35 @@ final class BenchSmokeTests: XCTestCase {
             .first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 
-    func testThatAQuickRunPrintsJSONWithEveryScenario() throws {
-        // GIVEN the built benchmark and tiny counts
+    /// Runs the bench with `arguments` (killed after 60 s so a test is bounded) and parses its
+    /// JSON report, failing the test on a non-zero exit.
+    private func runBench(_ arguments: [String]) throws -> [String: Any] {
         let executable = try XCTUnwrap(Self.benchExecutable(), "endpointkit-bench was not built next to the tests")
         let process = Process()
         process.executableURL = executable
-        process.arguments = [
-            "--quick", "--json", "--requests", "20", "--objects", "200", "--rounds", "1", "--transfer-mb", "16",
-        ]
+        process.arguments = arguments
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-
-        // WHEN it runs (killed after 60 s so the test is bounded)
         try process.run()
         let watchdog = DispatchWorkItem { [process] in if process.isRunning { process.terminate() } }
         DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: watchdog)
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         watchdog.cancel()
-
-        // THEN it succeeds and its JSON has a row for every scenario of the issue
         XCTAssertEqual(process.terminationReason, .exit)
         XCTAssertEqual(process.terminationStatus, 0, String(decoding: data, as: UTF8.self))
-        let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        return try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    func testThatAQuickRunPrintsJSONWithEveryScenario() throws {
+        // GIVEN the built benchmark and tiny counts
+        // WHEN it runs
+        let report = try runBench([
+            "--quick", "--json", "--requests", "20", "--objects", "200", "--rounds", "1", "--transfer-mb", "16",
+        ])
+
+        // THEN its JSON has a row for every scenario of the issue
         let rows = try XCTUnwrap(report["rows"] as? [[String: Any]])
         var statuses: [Int: Set<String>] = [:]
         for row in rows {
@@ -70,5 +75,36 @@ final class BenchSmokeTests: XCTestCase {
         let capacity = try XCTUnwrap(server["capacity"] as? [[String: Any]])
         XCTAssertEqual(capacity.count, 2)
         XCTAssertTrue(capacity.allSatisfy { ($0["requestsPerSecond"] as? Double ?? 0) > 0 }, "\(capacity)")
+        #if os(Linux)
+        // Scenarios 1 and 2 add a row per measurement for EndpointKit on CurlTransport.
+        let libcurlRows = rows.filter { ($0["label"] as? String)?.hasSuffix(", on CurlTransport") == true }
+        XCTAssertEqual(libcurlRows.map { $0["scenario"] as? Int }, [1, 2, 2])
+        for row in libcurlRows {
+            XCTAssertEqual((row["endpointKit"] as? [String: Any])?["name"] as? String, "EndpointKit+libcurl")
+        }
+        #endif
+    }
+
+    /// `--nginx` (CI installs nginx and sets `ENDPOINTKIT_REQUIRE_NGINX=1`, so there it cannot skip).
+    func testThatNginxServesTheModelAndIsStoppedAfterwards() throws {
+        let installed = ["/usr/sbin/nginx", "/usr/local/sbin/nginx", "/usr/bin/nginx"].contains {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
+        if !installed {
+            XCTAssertNil(ProcessInfo.processInfo.environment["ENDPOINTKIT_REQUIRE_NGINX"], "nginx is not installed")
+            throw XCTSkip("nginx is not installed")
+        }
+        let report = try runBench([
+            "--quick", "--json", "--nginx", "--requests", "20", "--rounds", "1", "--scenario", "sequential",
+        ])
+        let nginx = try XCTUnwrap(report["modelServer"] as? [String: Any])
+        XCTAssertTrue((nginx["kind"] as? String)?.hasPrefix("nginx") == true, "\(nginx)")
+        let rows = try XCTUnwrap(report["rows"] as? [[String: Any]])
+        XCTAssertFalse(rows.isEmpty)
+        XCTAssertTrue(rows.allSatisfy { $0["status"] as? String == "measured" }, "\(rows)")
+        // Its folder is gone and no nginx of the bench's is left running.
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())
+            .filter { $0.hasPrefix("endpointkit-bench-nginx-") }
+        XCTAssertEqual(leftovers, [])
     }
 }
