@@ -30,7 +30,11 @@ let package = Package(
         // `swift run -c release endpointkit-bench`: EndpointKit against hand-written baselines.
         .executableTarget(
             name: "EndpointKitBench",
-            dependencies: ["EndpointKit", "EndpointKitTestServer"]
+            dependencies: [
+                "EndpointKit", "EndpointKitTestServer",
+                // For the bare libcurl reference (BareCurlClient), the floor under EndpointKit+libcurl.
+                .target(name: "CCurlShim", condition: .when(platforms: [.linux])),
+            ]
         ),
         .testTarget(
             name: "EndpointKitTests",

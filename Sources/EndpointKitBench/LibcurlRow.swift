@@ -6,6 +6,8 @@ enum LibcurlRow {
     static let endpointKitName = "EndpointKit+libcurl"
     /// The same client with the request loop under `withTaskExecutorPreference(transport.executor)`.
     static let executorName = "EndpointKit+libcurl, on its executor"
+    /// libcurl from Swift without EndpointKit (``BareCurlClient``).
+    static let bareName = "bare libcurl from Swift"
     /// The longest time against the `curl` command the transport issue allows.
     static let curlTarget = 1.3
 
@@ -31,6 +33,9 @@ enum LibcurlRow {
         }
         if let executor = others.first(where: { $0.name == executorName }) {
             parts.append("on its executor \(speedup(executor, baseline))")
+        }
+        if let bare = others.first(where: { $0.name == bareName }) {
+            parts.append("\(bareName) (no EndpointKit) \(speedup(bare, baseline))")
         }
         row.note = parts.joined(separator: "; ")
         return row

@@ -87,8 +87,22 @@ struct NetworkComparison {
                         try await loop(count, curlRequest)
                         return nil
                     }))
-            // The same client with the requests' code on the transport's thread (opt-in).
+            // The same client with the requests' code on the transport's thread (opt-in), and
+            // libcurl from Swift with nothing else, the floor under both.
             let executor = curlTransport.executor
+            if delegateReference, let bare = BareCurlClient(url: baseURL.appendingPathComponent("model")) {
+                let bareRequest: @Sendable () async throws -> Void = {
+                    let user = try await bare.user()
+                    guard user.id == 42 else { throw BenchError.requestFailed("bare libcurl decoded \(user)") }
+                }
+                contenders.append(
+                    Contender(
+                        name: LibcurlRow.bareName, warmUp: { try await loop(warmup, bareRequest) },
+                        run: {
+                            try await loop(count, bareRequest)
+                            return nil
+                        }))
+            }
             if delegateReference {
                 contenders.append(
                     Contender(
