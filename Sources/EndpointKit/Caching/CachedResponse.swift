@@ -17,7 +17,7 @@ public struct CachedResponse: Sendable, Hashable, Codable {
     public var headers: [String: String] {
         didSet { built = BuiltResponse() }
     }
-    /// The raw body, as received (before ``APIRequest/transformBody(_:response:)``).
+    /// The raw body, as received (before ``APIRequest/transformBody(_:metadata:)``).
     public var body: Data
     /// When it was stored or last revalidated.
     public var storedAt: Date
