@@ -100,22 +100,39 @@ final class ResponseHead: @unchecked Sendable {
                 (key as? String).map { ($0, "\(value)") }
             }
         }
+        return Self.joining(fields)
+    }
+
+    /// The fields as a dictionary, repeated names joined with ", ".
+    var dictionary: [String: String] {
+        guard let fields else { return Self.dictionary(joining: headerFields) }
+        return Self.dictionary(joining: fields)
+    }
+
+    /// `fields` with repeated names (compared ignoring case) joined with ", " under the first
+    /// one's spelling, in arrival order (RFC 9110 §5.3). Linear in the number of fields: a head
+    /// may carry tens of thousands of them.
+    static func joining(_ fields: [(name: String, value: String)]) -> [(name: String, value: String)] {
         var result: [(name: String, value: String)] = []
         result.reserveCapacity(fields.count)
+        var indexByName: [String: Int] = [:]
         for field in fields {
-            if let index = result.firstIndex(where: { $0.name.caseInsensitiveEquals(field.name) }) {
+            let key = field.name.lowercased()
+            if let index = indexByName[key] {
                 result[index].value += ", " + field.value
             } else {
+                indexByName[key] = result.count
                 result.append(field)
             }
         }
         return result
     }
 
-    /// The fields as a dictionary, repeated names joined with ", ".
-    var dictionary: [String: String] {
+    /// ``joining(_:)`` as a dictionary.
+    static func dictionary(joining fields: [(name: String, value: String)]) -> [String: String] {
         var result: [String: String] = [:]
-        for field in headerFields { result[field.name] = field.value }
+        result.reserveCapacity(fields.count)
+        for field in joining(fields) { result[field.name] = field.value }
         return result
     }
 }

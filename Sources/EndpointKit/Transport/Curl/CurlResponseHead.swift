@@ -52,21 +52,7 @@ struct CurlResponseHead {
     }
 
     /// The fields as a dictionary, repeated names joined with ", " (RFC 9110 §5.3).
-    var dictionary: [String: String] {
-        var result: [String: String] = [:]
-        result.reserveCapacity(fields.count)
-        var canonicalNames: [String: String] = [:]
-        for (name, value) in fields {
-            let key = name.lowercased()
-            if let existing = canonicalNames[key], let previous = result[existing] {
-                result[existing] = previous + ", " + value
-            } else {
-                canonicalNames[key] = name
-                result[name] = value
-            }
-        }
-        return result
-    }
+    var dictionary: [String: String] { ResponseHead.dictionary(joining: fields) }
 
     /// The value of the first field named `name` (case-insensitive).
     func value(for name: String) -> String? {
