@@ -25,14 +25,6 @@ struct NetworkComparison {
         }
         self.transport = transport
 
-        let endpointKitRequest: @Sendable () async throws -> Void = {
-            let user = try await client.value(for: GetUserModel())
-            guard user.id == 42 else { throw BenchError.requestFailed("EndpointKit decoded \(user)") }
-        }
-        let baselineRequest: @Sendable () async throws -> Void = {
-            let user = try await baseline.user()
-            guard user.id == 42 else { throw BenchError.requestFailed("URLSession decoded \(user)") }
-        }
         func loop(_ requests: Int, _ request: @escaping @Sendable () async throws -> Void) async throws {
             if let width {
                 try await RequestLoop.windowed(requests, width: width, request)
@@ -41,34 +33,33 @@ struct NetworkComparison {
             }
         }
         let warmup = context.options.warmupRequests
+        /// One `GET /model` by `fetch`, failing unless it decoded the bench's user.
+        func checked(
+            _ name: String, _ fetch: @escaping @Sendable () async throws -> UserModel
+        ) -> @Sendable () async throws -> Void {
+            {
+                let user = try await fetch()
+                guard user.id == 42 else { throw BenchError.requestFailed("\(name) decoded \(user)") }
+            }
+        }
+        /// A contender that warms up with `warmup` calls of `request`, then makes `count` per run.
+        func contender(_ name: String, _ request: @escaping @Sendable () async throws -> Void) -> Contender {
+            Contender(
+                name: name, warmUp: { try await loop(warmup, request) },
+                run: {
+                    try await loop(count, request)
+                    return nil
+                })
+        }
         var contenders = [
-            Contender(
-                name: "EndpointKit", warmUp: { try await loop(warmup, endpointKitRequest) },
-                run: {
-                    try await loop(count, endpointKitRequest)
-                    return nil
-                }),
-            Contender(
-                name: "URLSession+JSONDecoder", warmUp: { try await loop(warmup, baselineRequest) },
-                run: {
-                    try await loop(count, baselineRequest)
-                    return nil
-                }),
+            contender("EndpointKit", checked("EndpointKit") { try await client.value(for: GetUserModel()) }),
+            contender("URLSession+JSONDecoder", checked("URLSession") { try await baseline.user() }),
         ]
         if delegateReference {
             let delegateBaseline = DelegateSessionBaseline(
                 baseURL: baseURL, configuration: BenchClients.sessionConfiguration(maxConnections: width))
-            let delegateRequest: @Sendable () async throws -> Void = {
-                let user = try await delegateBaseline.user()
-                guard user.id == 42 else { throw BenchError.requestFailed("URLSession delegate decoded \(user)") }
-            }
             contenders.append(
-                Contender(
-                    name: "URLSession delegate", warmUp: { try await loop(warmup, delegateRequest) },
-                    run: {
-                        try await loop(count, delegateRequest)
-                        return nil
-                    }))
+                contender("URLSession delegate", checked("URLSession delegate") { try await delegateBaseline.user() }))
         }
         #if os(Linux)
         // EndpointKit on its libcurl transport (the Linux default), as a reference to URLSession.
@@ -76,34 +67,16 @@ struct NetworkComparison {
             var configuration = APIClient.Configuration(baseURL: baseURL, transport: curlTransport)
             configuration.callbackQueue = DispatchQueue(label: "EndpointKitBench.curl.callbacks")
             let curlClient = APIClient(configuration: configuration)
-            let curlRequest: @Sendable () async throws -> Void = {
-                let user = try await curlClient.value(for: GetUserModel())
-                guard user.id == 42 else { throw BenchError.requestFailed("EndpointKit+libcurl decoded \(user)") }
-            }
-            contenders.append(
-                Contender(
-                    name: LibcurlRow.endpointKitName, warmUp: { try await loop(warmup, curlRequest) },
-                    run: {
-                        try await loop(count, curlRequest)
-                        return nil
-                    }))
-            // The same client with the requests' code on the transport's thread (opt-in), and
-            // libcurl from Swift with nothing else, the floor under both.
-            let executor = curlTransport.executor
+            let curlRequest = checked(LibcurlRow.endpointKitName) { try await curlClient.value(for: GetUserModel()) }
+            contenders.append(contender(LibcurlRow.endpointKitName, curlRequest))
+            // libcurl from Swift with nothing else, the floor; and the same client with the
+            // requests' code on the transport's thread (opt-in).
             if delegateReference, let bare = BareCurlClient(url: baseURL.appendingPathComponent("model")) {
-                let bareRequest: @Sendable () async throws -> Void = {
-                    let user = try await bare.user()
-                    guard user.id == 42 else { throw BenchError.requestFailed("bare libcurl decoded \(user)") }
-                }
                 contenders.append(
-                    Contender(
-                        name: LibcurlRow.bareName, warmUp: { try await loop(warmup, bareRequest) },
-                        run: {
-                            try await loop(count, bareRequest)
-                            return nil
-                        }))
+                    contender(LibcurlRow.bareName, checked(LibcurlRow.bareName) { try await bare.user() }))
             }
             if delegateReference {
+                let executor = curlTransport.executor
                 contenders.append(
                     Contender(
                         name: LibcurlRow.executorName,

@@ -102,7 +102,7 @@ final class BenchSmokeTests: XCTestCase {
         let rows = try XCTUnwrap(report["rows"] as? [[String: Any]])
         XCTAssertFalse(rows.isEmpty)
         XCTAssertTrue(rows.allSatisfy { $0["status"] as? String == "measured" }, "\(rows)")
-        // Its folder is gone and no nginx of the bench's is left running.
+        // Its folder is gone: the bench removes it once nginx has exited.
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())
             .filter { $0.hasPrefix("endpointkit-bench-nginx-") }
         XCTAssertEqual(leftovers, [])
