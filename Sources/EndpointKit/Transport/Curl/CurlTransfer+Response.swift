@@ -90,7 +90,7 @@ extension CurlTransfer {
             }
             let error = CurlError(
                 code: Int(code), summary: CurlLibrary.describe(code), detail: String(cString: errorBuffer))
-            return .finish(.failure(TransportError(curlError: error, url: request.url)))
+            return .finish(.failure(TransportError(curlError: error, url: url)))
         }
         do throws(TransportError) {
             let response = try finalResponse()
@@ -108,7 +108,7 @@ extension CurlTransfer {
     private func finalResponse() throws(TransportError) -> ResponseHead {
         if let response { return response }
         guard head.isComplete else {
-            let target = request.url.map { " (\($0.redactedForMessages))" } ?? ""
+            let target = url.map { " (\($0.redactedForMessages))" } ?? ""
             throw TransportError(
                 .connectionLost, message: "The connection closed before the response's headers were complete\(target).")
         }
@@ -116,7 +116,7 @@ extension CurlTransfer {
     }
 
     private func makeResponse() throws(TransportError) -> ResponseHead {
-        guard let url = request.url,
+        guard let url,
             let response = ResponseHead(
                 url: url, statusCode: head.statusCode, httpVersion: httpVersion(), fields: head.fields)
         else {
@@ -128,7 +128,7 @@ extension CurlTransfer {
     /// Saves the head's `Set-Cookie` fields, also those of a redirect (a login often sets its
     /// session cookie on the 302).
     private func storeCookies() {
-        guard let storage = settings.cookieStorage, let url = request.url,
+        guard let storage = settings.cookieStorage, let url,
             head.fields.contains(where: { $0.name.caseInsensitiveEquals("set-cookie") })
         else { return }
         let cookies = HTTPCookie.cookies(withResponseHeaderFields: head.dictionary, for: url)

@@ -11,7 +11,7 @@ extension CurlTransfer {
     /// Sets the easy handle's options for the current hop.
     /// - Returns: An error if the hop cannot start (deadline passed, option refused).
     func configure() -> TransportError? {
-        guard let url = request.url?.absoluteString else {
+        guard let address = url?.absoluteString else {
             return TransportError(.unsupportedURL, message: "The request has no URL.")
         }
         var remaining = Int.max
@@ -23,7 +23,7 @@ extension CurlTransfer {
             remaining = max(1, Int((deadline - now) / 1_000_000))
         }
         var options = CurlOptionSetter(easy: easy)
-        options.set(CurlOption.url, url)
+        options.set(CurlOption.url, address)
         options.set(CurlOption.noSignal, 1)
         options.set(CurlOption.protocols, CurlOption.Value.protocolsHTTPAndHTTPS)
         options.set(CurlOption.redirectProtocols, CurlOption.Value.protocolsHTTPAndHTTPS)
@@ -36,7 +36,7 @@ extension CurlTransfer {
         installCallbacks(&options)
         if let error = configureMethodAndBody(&options) { return error }
         configureHeaders(&options)
-        if request.url?.scheme?.caseInsensitiveEquals("https") == true {
+        if url?.scheme?.caseInsensitiveEquals("https") == true {
             options.set(CurlOption.pipeWait, 1)
             if options.failure == 0 { options.failure = settings.trust.apply(to: easy) }
         }
@@ -139,7 +139,7 @@ extension CurlTransfer {
         let hasContentType = has("content-type")
         // A request that carries its own Cookie header manages cookies itself, on every hop (the
         // redirect policy may have dropped that header on the way to another origin).
-        if let storage = settings.cookieStorage, let url = request.url, !has("cookie"),
+        if let storage = settings.cookieStorage, let url, !has("cookie"),
             original.value(forHTTPHeaderField: "Cookie") == nil,
             let cookies = storage.cookies(for: url), !cookies.isEmpty,
             let header = HTTPCookie.requestHeaderFields(with: cookies)["Cookie"]

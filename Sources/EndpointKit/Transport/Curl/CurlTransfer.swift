@@ -29,7 +29,9 @@ final class CurlTransfer: TransportTask, @unchecked Sendable {
     /// The request as first sent, for the redirect policy.
     let original: URLRequest
     /// The request of the current hop.
-    var request: URLRequest
+    var request: URLRequest { didSet { url = request.url } }
+    /// The URL of the current hop, read once: `URLRequest.url` copies it out of its storage.
+    private(set) var url: URL?
     var headerList: UnsafeMutableRawPointer?
     /// The deadline in `DispatchTime` nanoseconds, if any.
     let deadline: UInt64?
@@ -67,6 +69,7 @@ final class CurlTransfer: TransportTask, @unchecked Sendable {
         self.handle = handle
         self.settings = settings
         self.request = request.urlRequest
+        url = request.urlRequest.url
         original = request.urlRequest
         if let file = request.bodyFile {
             requestBody = .file(file)
