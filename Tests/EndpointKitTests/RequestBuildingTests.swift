@@ -171,10 +171,18 @@ final class RequestBuildingTests: XCTestCase {
         }
         // Already-encoded text is checked too: `%0D`, `%0a`, `%00` in a trusted path.
         let encoded = "x%0ay"
-        for path: RequestPath in [RequestPath(percentEncoded: "/a%0Db"), "/files/\(raw: encoded)", "/b%00"] {
+        let encodedPaths: [RequestPath] = [
+            RequestPath(percentEncoded: "/a%0Db"), "/files/\(raw: encoded)", "/b%00",
+            RequestPath(percentEncoded: "/a%%0Ab"), RequestPath(percentEncoded: "/a%0%0d"),
+        ]
+        for path in encodedPaths {
             XCTAssertThrowsError(try makeClient().urlRequest(for: Endpoint(path: path)), path.encoded) {
                 XCTAssertEqual($0 as? RequestBuildError, .controlCharacter(component: "path"))
             }
+        }
+        for encoded in ["/a%20Dc", "/a%0Bc", "/a%0", "/a%", "/%30A"] {
+            XCTAssertNoThrow(
+                try makeClient().urlRequest(for: Endpoint(path: RequestPath(percentEncoded: encoded))), encoded)
         }
         // Look-alikes stay allowed: "%0D" typed as text (sent as %250D), other escapes, tabs.
         for value in ["%0D%0A", "%0B", "100%", "a\tb"] {

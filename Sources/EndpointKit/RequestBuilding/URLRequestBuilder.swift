@@ -110,16 +110,17 @@ struct URLRequestBuilder: Sendable {
 
     /// Whether percent-encoded text holds `%0D`, `%0A` or `%00` (any case), or those bytes raw.
     static func holdsEncodedControlCharacter(_ text: String) -> Bool {
-        let bytes = Array(text.utf8)
-        for (index, byte) in bytes.enumerated() {
+        // 0: after an ordinary byte; 1: after "%"; 2: after "%0". Walks the UTF-8 view in place.
+        var state = 0
+        for byte in text.utf8 {
             if isInjectionByte(byte) { return true }
-            guard byte == UInt8(ascii: "%"), index + 2 < bytes.count, bytes[index + 1] == UInt8(ascii: "0") else {
-                continue
+            if state == 2 {
+                switch byte | 0x20 {  // lowercased
+                case UInt8(ascii: "d"), UInt8(ascii: "a"), UInt8(ascii: "0"): return true
+                default: break
+                }
             }
-            switch bytes[index + 2] | 0x20 {  // lowercased
-            case UInt8(ascii: "d"), UInt8(ascii: "a"), UInt8(ascii: "0"): return true
-            default: continue
-            }
+            state = state == 1 && byte == UInt8(ascii: "0") ? 2 : byte == UInt8(ascii: "%") ? 1 : 0
         }
         return false
     }
