@@ -7,8 +7,6 @@
 struct CurlResponseHead {
     /// The fields in arrival order.
     private(set) var fields: [(name: String, value: String)] = []
-    /// The `Content-Length`, when the response declares one.
-    private(set) var contentLength: Int?
     /// The status code of the last status line, 0 before one arrived.
     private(set) var statusCode = 0
     /// Whether the blank line ending the last head arrived.
@@ -29,7 +27,6 @@ struct CurlResponseHead {
             line[3] == UInt8(ascii: "P"), line[4] == UInt8(ascii: "/")
         {
             fields.removeAll(keepingCapacity: true)
-            contentLength = nil
             isComplete = false
             statusCode = Self.status(in: line, end: end)
             return false
@@ -42,12 +39,7 @@ struct CurlResponseHead {
             return false
         }
         guard let colon = line[0..<end].firstIndex(of: Self.colon), colon > 0 else { return false }
-        let name = Self.text(line, 0..<colon)
-        let value = Self.text(line, (colon + 1)..<end)
-        if contentLength == nil, name.caseInsensitiveEquals("content-length") {
-            contentLength = Int(value)
-        }
-        fields.append((name, value))
+        fields.append((Self.text(line, 0..<colon), Self.text(line, (colon + 1)..<end)))
         return false
     }
 
