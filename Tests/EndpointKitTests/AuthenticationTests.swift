@@ -139,4 +139,7 @@ final class Locked<Value: Sendable>: @unchecked Sendable {
         get { lock.withLock { stored } }
         set { lock.withLock { stored = newValue } }
     }
+
+    /// Changes the value in place, under the lock.
+    func withLock<Result>(_ change: (inout Value) -> Result) -> Result { lock.withLock { change(&stored) } }
 }

@@ -31,6 +31,19 @@ final class RequestBuildingTests: XCTestCase {
         assertEndpoint(Endpoint(), matches: contract, client: makeClient())
     }
 
+    func testThatAQueryInTheBaseURLIsKeptBeforeEveryOtherParameter() throws {
+        let client = makeClient {
+            $0.baseURL = URL(string: "https://api.test/v1?key=1&v=a%20b#top")
+            $0.commonParameters = ["app": "ios"]
+        }
+        let url = try client.urlRequest(for: Endpoint(parameters: .query(["q": "x"]))).url
+        XCTAssertEqual(url?.absoluteString, "https://api.test/v1/things?key=1&v=a%20b&app=ios&q=x")
+        let alone = makeClient { $0.baseURL = URL(string: "https://api.test/v1/?key=1") }
+        XCTAssertEqual(try alone.urlRequest(for: Endpoint()).url?.absoluteString, "https://api.test/v1/things?key=1")
+        let perRequest = try makeClient().urlRequest(for: Endpoint(baseURL: URL(string: "https://other.test?token=t")))
+        XCTAssertEqual(perRequest.url?.absoluteString, "https://other.test/things?token=t")
+    }
+
     func testThatInterpolatedPathValuesCannotChangeThePath() throws {
         let hostile = "../admin"
         let path: RequestPath = "/users/\(hostile)/posts"
@@ -144,9 +157,12 @@ final class RequestBuildingTests: XCTestCase {
     }
 
     func testThatHeaderInjectionIsRejected() {
-        for headers: HTTPHeaders in [
-            ["X-A": "v\r\nInjected: 1"], ["X-A": "v\nx"], ["X-A": "a\u{0}b"], ["Bad Name": "v"], ["": "v"],
-        ] {
+        for headers: HTTPHeaders in [["X-A": "v\r\nInjected: 1"], ["X-A": "v\nx"], ["X-A": "a\u{0}b"]] {
+            XCTAssertThrowsError(try makeClient().urlRequest(for: Endpoint(headers: headers))) {
+                XCTAssertEqual($0 as? RequestBuildError, .controlCharacter(component: "header X-A"))
+            }
+        }
+        for headers: HTTPHeaders in [["Bad Name": "v"], ["": "v"]] {
             XCTAssertThrowsError(try makeClient().urlRequest(for: Endpoint(headers: headers))) {
                 guard case .invalidHeader = $0 as? RequestBuildError else { return XCTFail("\($0)") }
             }
@@ -208,7 +224,7 @@ final class RequestBuildingTests: XCTestCase {
     func testThatRequestBaseURLOverridesClient() {
         assertEndpoint(
             Endpoint(baseURL: URL(string: "http://other.test:8080/api?x=1")),
-            matches: EndpointContract(url: "http://other.test:8080/api/things"), client: makeClient())
+            matches: EndpointContract(url: "http://other.test:8080/api/things?x=1"), client: makeClient())
     }
 
     func testThatSubclassRequestsBuildLikeStructs() {
@@ -217,9 +233,25 @@ final class RequestBuildingTests: XCTestCase {
             client: makeClient())
     }
 
-    func testThatTimeoutComesFromRequestThenClient() throws {
-        XCTAssertEqual(try makeClient { $0.timeout = 12 }.urlRequest(for: Endpoint()).timeoutInterval, 12)
-        XCTAssertEqual(try makeClient().urlRequest(for: GetItem(timeout: 3)).timeoutInterval, 3)
+    func testThatTimeoutsComeFromRequestThenClient() throws {
+        struct Timed: APIRequest {
+            typealias Response = Empty
+            var path: RequestPath { "/t" }
+            var connectTimeout: TimeInterval?
+            var idleTimeout: TimeInterval?
+            var totalTimeout: TimeInterval?
+        }
+        let client = Timeouts(connect: 5, idle: 12, total: 100)
+        XCTAssertEqual(Timed().timeouts(overriding: client), client)
+        XCTAssertEqual(
+            Timed(connectTimeout: 1, idleTimeout: 2, totalTimeout: 3).timeouts(overriding: client),
+            Timeouts(connect: 1, idle: 2, total: 3))
+        XCTAssertNil(Timed(totalTimeout: 0).timeouts(overriding: client).total, "0 or less: no total deadline")
+        XCTAssertEqual(Timed(idleTimeout: 7).timeouts(overriding: client), Timeouts(connect: 5, idle: 7, total: 100))
+        XCTAssertEqual(Timeouts(), Timeouts(connect: 30, idle: 60, total: nil), "the documented defaults")
+        // URLRequest.timeoutInterval is URLSession's idle timeout: the idle limit goes there.
+        XCTAssertEqual(try makeClient { $0.timeouts.idle = 12 }.urlRequest(for: Endpoint()).timeoutInterval, 12)
+        XCTAssertEqual(try makeClient().urlRequest(for: Timed(idleTimeout: 3)).timeoutInterval, 3)
     }
 
     func testThatHTTPHeadersReplaceCaseInsensitivelyKeepingPosition() {

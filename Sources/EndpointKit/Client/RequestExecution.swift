@@ -109,6 +109,10 @@ final class RequestExecution<Request: APIRequest>: Sendable {
             then: { [self, built] outcome in
                 switch outcome {
                 case .success(let adapted):
+                    // Interceptors may write anything into the request: check it again.
+                    if let violation = HeaderFieldRules.violation(in: adapted) {
+                        return finish(.transportError(violation))
+                    }
                     var adaptedBuilt = built
                     adaptedBuilt.urlRequest = adapted
                     send(adaptedBuilt, context: context)

@@ -32,7 +32,7 @@ struct URLRequestBuilder: Sendable {
         -> Built
     {
         let method = request.method
-        guard Self.isToken(method.rawValue) else {
+        guard HeaderFieldRules.isToken(method.rawValue) else {
             throw .definitionFailed("invalid method \(method.rawValue.debugDescription)")
         }
         guard let base = request.baseURL ?? configuration.baseURL else { throw .missingBaseURL }
@@ -57,7 +57,7 @@ struct URLRequestBuilder: Sendable {
 
         let headers = configuration.defaultHeaders.merging(request.headers)
         for field in headers {
-            try Self.validate(field)
+            try HeaderFieldRules.check(name: field.name, value: field.value)
             urlRequest.setValue(field.value, forHTTPHeaderField: field.name)
         }
 
@@ -105,15 +105,12 @@ struct URLRequestBuilder: Sendable {
         return url
     }
 
-    /// CR, LF or NUL: the bytes that could split or cut a request if they reached the wire.
-    static func isInjectionByte(_ byte: UInt8) -> Bool { byte == 0x0D || byte == 0x0A || byte == 0x00 }
-
     /// Whether percent-encoded text holds `%0D`, `%0A` or `%00` (any case), or those bytes raw.
     static func holdsEncodedControlCharacter(_ text: String) -> Bool {
         // 0: after an ordinary byte; 1: after "%"; 2: after "%0". Walks the UTF-8 view in place.
         var state = 0
         for byte in text.utf8 {
-            if isInjectionByte(byte) { return true }
+            if HeaderFieldRules.isInjectionByte(byte) { return true }
             if state == 2 {
                 switch byte | 0x20 {  // lowercased
                 case UInt8(ascii: "d"), UInt8(ascii: "a"), UInt8(ascii: "0"): return true
@@ -154,23 +151,6 @@ struct URLRequestBuilder: Sendable {
             return (.file(url, isTemporary: false), contentType)
         case .invalid(let reason):
             throw .bodyEncodingFailed(reason)
-        }
-    }
-
-    /// RFC 9110 token characters, for header names and methods.
-    private static let tokenCharacters = Set(
-        "!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".utf8)
-
-    static func isToken(_ string: String) -> Bool {
-        !string.isEmpty && string.utf8.allSatisfy { tokenCharacters.contains($0) }
-    }
-
-    static func validate(_ field: HTTPHeaders.Field) throws(RequestBuildError) {
-        guard isToken(field.name) else {
-            throw .invalidHeader(name: field.name, reason: "the name is not an HTTP token")
-        }
-        if field.value.utf8.contains(where: isInjectionByte) {
-            throw .invalidHeader(name: field.name, reason: "the value contains CR, LF or NUL")
         }
     }
 }

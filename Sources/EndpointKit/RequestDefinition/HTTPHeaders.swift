@@ -7,9 +7,10 @@
 /// var headers: HTTPHeaders { ["Accept": "application/json", "X-Client": "ios"] }
 /// ```
 ///
-/// Names and values are checked when the request is built: a name that is not an RFC 9110 token,
-/// or a value holding CR, LF or NUL, fails the request with
-/// ``RequestBuildError/invalidHeader(name:reason:)`` instead of being sent.
+/// Names and values are checked when the request is built, again after interceptors adapted it,
+/// and by the transport before it writes: a name that is not an RFC 9110 token fails the request
+/// with ``RequestBuildError/invalidHeader(name:reason:)``, a value holding CR, LF or NUL with
+/// ``RequestBuildError/controlCharacter(component:)``; nothing is sent.
 public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, Sequence, CustomStringConvertible {
     /// One header field.
     public struct Field: Sendable, Hashable {

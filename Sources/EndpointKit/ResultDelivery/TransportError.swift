@@ -85,7 +85,7 @@ public enum RequestBuildError: Error, Sendable, Hashable, CustomStringConvertibl
     case missingBaseURL
     /// The URL could not be formed from the base URL, path and query.
     case invalidURL(String)
-    /// A header name is not a token, or a value holds CR, LF or NUL (header injection).
+    /// A header name is not an RFC 9110 token.
     case invalidHeader(name: String, reason: String)
     /// The body could not be encoded.
     case bodyEncodingFailed(String)
@@ -95,9 +95,9 @@ public enum RequestBuildError: Error, Sendable, Hashable, CustomStringConvertibl
     case definitionFailed(String)
     /// A file to upload is missing or unreadable.
     case unreadableFile(URL, reason: String)
-    /// A path or query value holds CR, LF or NUL (percent-encoded or not): rejected rather than
-    /// sent, since servers and proxies that decode it may split or truncate the request.
-    /// `component` is `"path"` or `"query"`.
+    /// A header value, path or query value holds CR, LF or NUL (in a path or query also
+    /// percent-encoded): rejected rather than sent, since it could split or truncate the request
+    /// (header injection). `component` is `"path"`, `"query"` or `"header <name>"`.
     case controlCharacter(component: String)
 
     /// A sentence describing the problem.

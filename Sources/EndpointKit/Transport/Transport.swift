@@ -11,7 +11,12 @@ import FoundationNetworking
 ///
 /// A transport must call `completion` exactly once per ``execute(_:completion:)``, also after
 /// ``TransportTask/cancel()`` (with ``TransportError/Reason/cancelled``), and must enforce
-/// ``TransportRequest/deadline`` as a total deadline ending in ``TransportError/Reason/timedOut``.
+/// ``TransportRequest/timeouts``, ending in ``TransportError/Reason/timedOut`` with the
+/// ``TransportError/timeoutLimit`` that ran out (see ``TransportError/timedOut(_:after:url:)``).
+///
+/// A transport checks the request head before writing it: a method or header name that is not a
+/// token, or a header value holding CR, LF or NUL, fails with
+/// ``TransportError/Reason/requestBuildFailed`` and nothing is sent.
 public protocol Transport: Sendable {
     /// Starts a transfer.
     /// - Parameters:

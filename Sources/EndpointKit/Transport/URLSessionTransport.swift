@@ -76,6 +76,11 @@ public final class URLSessionTransport: Transport {
             DispatchQueue.global().async { completion(.failure(error)) }
             return FinishedTransportTask()
         }
+        // The last check before bytes leave: an adapted or hand-made request may hold anything.
+        if let violation = HeaderFieldRules.violation(in: request.urlRequest) {
+            DispatchQueue.global().async { completion(.failure(violation)) }
+            return FinishedTransportTask()
+        }
         let transfer = SessionTransfer(request: request, completion: completion)
         transfer.onFollowUp = { [weak self] transfer, next in
             self?.start(transfer, sending: next, bodyFile: request.bodyFile)

@@ -32,10 +32,15 @@ extension CurlTransfer {
         options.set(CurlOption.errorBuffer, UnsafeRawPointer(errorBuffer))
         if download == nil { options.set(CurlOption.maxFileSizeLarge, Int64(limit)) }
         if remaining != Int.max { options.set(CurlOption.timeoutMilliseconds, remaining) }
-        options.set(CurlOption.connectTimeoutMilliseconds, min(remaining, settings.connectTimeoutMilliseconds))
+        // Without a connect limit of its own, libcurl's default (300 s) or the total deadline applies.
+        if let connect = timeouts.connectLimit {
+            options.set(CurlOption.connectTimeoutMilliseconds, min(remaining, max(1, Int(min(connect, 86_400) * 1000))))
+        } else if remaining != Int.max {
+            options.set(CurlOption.connectTimeoutMilliseconds, remaining)
+        }
         installCallbacks(&options)
         if let error = configureMethodAndBody(&options) { return error }
-        configureHeaders(&options)
+        if let error = configureHeaders(&options) { return error }
         if url?.scheme?.caseInsensitiveEquals("https") == true {
             options.set(CurlOption.pipeWait, 1)
             if options.failure == 0 { options.failure = settings.trust.apply(to: easy) }
@@ -77,6 +82,9 @@ extension CurlTransfer {
 
     private func configureMethodAndBody(_ options: inout CurlOptionSetter) -> TransportError? {
         let given = request.httpMethod ?? "GET"
+        guard given == "GET" || HeaderFieldRules.isToken(given) else {
+            return HeaderFieldRules.violation(in: request)
+        }
         let method = given == "GET" ? given : given.uppercased()
         switch (method, requestBody) {
         case ("GET", .none):
@@ -125,10 +133,18 @@ extension CurlTransfer {
         }
     }
 
-    private func configureHeaders(_ options: inout CurlOptionSetter) {
+    /// Builds the header list; the last check before the head is written: a field that could
+    /// inject (see ``HeaderFieldRules``) fails the hop and nothing is sent.
+    private func configureHeaders(_ options: inout CurlOptionSetter) -> TransportError? {
         var list: UnsafeMutableRawPointer?
         let fields = request.allHTTPHeaderFields ?? [:]
         for (name, value) in fields {
+            do throws(RequestBuildError) {
+                try HeaderFieldRules.check(name: name, value: value)
+            } catch {
+                ek_curl_slist_free_all(list)
+                return TransportError(.requestBuildFailed, message: error.description, underlyingError: error)
+            }
             // "Name;" is libcurl's syntax for a header with an empty value.
             list = ek_curl_slist_append(list, value.isEmpty ? "\(name);" : "\(name): \(value)")
         }
