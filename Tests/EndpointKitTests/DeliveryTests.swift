@@ -23,6 +23,36 @@ final class DeliveryTests: LoopbackTestCase {
         wait(for: [done], timeout: 10)
     }
 
+    /// Records the order in which a closure and a delegate hear about one send.
+    @MainActor
+    final class OrderRecorder: APIRequestDelegate {
+        let events = Locked<[String]>([])
+        var onDelegate: (() -> Void)?
+
+        func request<R: APIRequest>(_ request: R, didSucceedWith value: R.Response, metadata: ResponseMetadata) {
+            events.withLock { $0.append("delegate") }
+            onDelegate?()
+        }
+    }
+
+    @MainActor
+    func testThatTheDelegateHearsAfterTheClosureWhateverTheCallbackQueue() async {
+        for queue in [DispatchQueue(label: "custom.callbacks"), .main] {
+            let client = makeClient { $0.callbackQueue = queue }
+            let recorder = OrderRecorder()
+            let done = expectation(description: "delegate")
+            recorder.onDelegate = { done.fulfill() }
+            let events = recorder.events
+            client.send(EchoRequest(), delegate: recorder) { _ in
+                // A slow closure: a delegate scheduled independently would run meanwhile.
+                if queue !== DispatchQueue.main { Thread.sleep(forTimeInterval: 0.3) }
+                events.withLock { $0.append("closure") }
+            }
+            await fulfillment(of: [done], timeout: 10)
+            XCTAssertEqual(events.value, ["closure", "delegate"], "\(queue.label)")
+        }
+    }
+
     func testThatTheDefaultCallbackQueueIsMain() async {
         let client = APIClient(baseURL: server.baseURL)
         let done = expectation(description: "done")

@@ -63,7 +63,7 @@ final class RedirectTests: LoopbackTestCase {
         original.setValue("Bearer x", forHTTPHeaderField: "Authorization")
         let downgrade = URLRequest(url: URL(string: "http://api.example.com/a")!)
         guard
-            case .fail(.tooManyRedirects, let message) = policy.decide(
+            case .fail(.insecureRedirect, let message) = policy.decide(
                 original: original, status: 302, proposed: downgrade, count: 1)
         else { return XCTFail("a downgrade must fail") }
         XCTAssertTrue(message.contains("https"))

@@ -61,8 +61,9 @@ public final class APIClient: Sendable {
         progress: (@Sendable (TransferProgress) -> Void)? = nil,
         completion: @escaping @Sendable (APIResult<Request.Response>) -> Void
     ) -> RequestHandle {
-        let queue = configuration.callbackQueue
-        return perform(request, delegate: delegate, progress: progress) { result in queue.async { completion(result) } }
+        perform(request, delegate: delegate, progress: progress, completionQueue: configuration.callbackQueue) {
+            completion($0)
+        }
     }
 
     /// Sends a request and tells only the delegate (on the main actor).
@@ -92,25 +93,40 @@ public final class APIClient: Sendable {
     }
 
     /// Runs one request through build, adaptation, transport, validation, decoding, retries and
-    /// delivery. `deliver` is called exactly once, where `processing` runs responses (the
-    /// processing queue by default), or on the thread that cancelled the request.
+    /// delivery. `deliver` is called exactly once: on `completionQueue` when one is given,
+    /// otherwise where `processing` runs responses (the processing queue by default), or on the
+    /// thread that cancelled the request. The delegates hear the result on the main actor after
+    /// `deliver` returned.
     func perform<Request: APIRequest>(
         _ request: Request, delegate explicitDelegate: (any APIRequestDelegate)?,
         progress: (@Sendable (TransferProgress) -> Void)?, cacheMode: CachePolicy.Mode? = nil,
         processing: (@Sendable (@escaping @Sendable () -> Void) -> Void)? = nil,
+        completionQueue: DispatchQueue? = nil,
         deliver: @escaping @Sendable (APIResult<Request.Response>) -> Void
     ) -> RequestHandle {
         let delegates = [explicitDelegate.map(WeakDelegate.init), (request as? any DelegatingRequest)?.weakDelegate]
             .compactMap { $0 }
-        let execution = RequestExecution(
-            client: self, request: request, cacheModeOverride: cacheMode, processing: processing
-        ) { result in
-            deliver(result)
+        let tellDelegates: @Sendable (APIResult<Request.Response>, _ onMain: Bool) -> Void = { result, onMain in
             guard !delegates.isEmpty else { return }
-            DispatchQueue.main.async {
+            let tell: @Sendable () -> Void = {
                 MainActor.assumeIsolated {
                     for delegate in delegates { delegate.deliver(result, for: request) }
                 }
+            }
+            if onMain { tell() } else { DispatchQueue.main.async(execute: tell) }
+        }
+        let execution = RequestExecution(
+            client: self, request: request, cacheModeOverride: cacheMode, processing: processing
+        ) { result in
+            guard let completionQueue else {
+                deliver(result)
+                return tellDelegates(result, false)
+            }
+            // The closure first, then the delegates: in the same turn of the main queue when
+            // that is the callback queue, in the next one otherwise.
+            completionQueue.async {
+                deliver(result)
+                tellDelegates(result, completionQueue === DispatchQueue.main)
             }
         }
         if let progress { execution.handle.progressReporter.setHandler(queue: configuration.callbackQueue, progress) }

@@ -6,9 +6,9 @@ import FoundationNetworking
 
 /// Turns an ``APIRequest`` plus the client's configuration into a `URLRequest`.
 ///
-/// Order of the query string: client's common parameters, then the request's query, then
-/// method-dependent parameters placed in the query. Headers: client defaults, then the
-/// request's (which win), then `Content-Type` from the body unless already set.
+/// Order of the query string: the base URL's own query, the client's common parameters, the
+/// request's query, then method-dependent parameters placed in the query. Headers: client
+/// defaults, then the request's (which win), then `Content-Type` from the body unless already set.
 struct URLRequestBuilder: Sendable {
     let configuration: APIClient.Configuration
 
@@ -90,7 +90,14 @@ struct URLRequestBuilder: Sendable {
 
     private func makeURL(base: URL, path: RequestPath, query: QueryItems) throws(RequestBuildError) -> URL {
         var string = base.absoluteString
-        if let cut = string.firstIndex(where: { $0 == "?" || $0 == "#" }) { string = String(string[..<cut]) }
+        // A query in the base URL (`https://api.test/v1?key=1`) comes first in every request's
+        // query; a fragment is never sent.
+        var baseQuery = Substring()
+        if let fragment = string.firstIndex(of: "#") { string = String(string[..<fragment]) }
+        if let mark = string.firstIndex(of: "?") {
+            baseQuery = string[string.index(after: mark)...]
+            string = String(string[..<mark])
+        }
         while string.hasSuffix("/") { string.removeLast() }
         let encodedPath = path.encoded
         guard !Self.holdsEncodedControlCharacter(encodedPath) else { throw .controlCharacter(component: "path") }
@@ -98,7 +105,10 @@ struct URLRequestBuilder: Sendable {
             if !encodedPath.hasPrefix("/") { string += "/" }
             string += encodedPath
         }
-        let encodedQuery = query.percentEncoded(arrayEncoding: configuration.arrayEncoding)
+        var encodedQuery = query.percentEncoded(arrayEncoding: configuration.arrayEncoding)
+        if !baseQuery.isEmpty {
+            encodedQuery = encodedQuery.isEmpty ? String(baseQuery) : baseQuery + "&" + encodedQuery
+        }
         guard !Self.holdsEncodedControlCharacter(encodedQuery) else { throw .controlCharacter(component: "query") }
         if !encodedQuery.isEmpty { string += "?" + encodedQuery }
         guard let url = URL(string: string), url.scheme != nil, url.host != nil else { throw .invalidURL(string) }

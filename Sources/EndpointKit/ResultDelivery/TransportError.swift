@@ -22,8 +22,10 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
         case cancelled
         /// TLS failed: untrusted or invalid certificate, handshake failure, pinning mismatch.
         case tls
-        /// The redirect limit was reached, or a redirect went somewhere it may not go.
+        /// More redirects than the ``RedirectPolicy`` allows.
         case tooManyRedirects
+        /// A redirect from `https` to `http` was refused (``RedirectPolicy/allowsInsecureRedirects``).
+        case insecureRedirect
         /// The response was not valid HTTP or could not be read.
         case badResponse
         /// The response's content type is not in the accepted list (the value received).

@@ -7,8 +7,8 @@ import FoundationNetworking
 /// How transports follow redirects, with safe defaults.
 ///
 /// - At most ``maximumRedirects`` hops (10 by default), then ``TransportError/Reason/tooManyRedirects``.
-/// - An `https` request is never redirected to `http` (also ``TransportError/Reason/tooManyRedirects``,
-///   with a message saying why) unless ``allowsInsecureRedirects`` is set.
+/// - An `https` request is never redirected to `http` (``TransportError/Reason/insecureRedirect``)
+///   unless ``allowsInsecureRedirects`` is set.
 /// - When a redirect leaves the original origin (scheme, host, port), `Authorization`, `Cookie`
 ///   and `Proxy-Authorization` are dropped, so credentials are not handed to another server.
 /// - `307` and `308` resend the method and the body (URLSession on Linux drops the body);
@@ -65,7 +65,7 @@ public struct RedirectPolicy: Sendable, Hashable {
             return .fail(.badResponse, "A redirect has no URL.")
         }
         if from.scheme?.lowercased() == "https", to.scheme?.lowercased() != "https", !allowsInsecureRedirects {
-            return .fail(.tooManyRedirects, "A redirect from https to \(to.scheme ?? "?") was refused.")
+            return .fail(.insecureRedirect, "A redirect from https to \(to.scheme ?? "?") was refused.")
         }
         var next = proposed
         if [307, 308].contains(status) {
