@@ -51,7 +51,7 @@ enum TransferClients {
         let transport = transport ?? URLSessionTransport(configuration: sessionConfiguration())
         var configuration = APIClient.Configuration(baseURL: baseURL, transport: transport)
         configuration.callbackQueue = DispatchQueue(label: "EndpointKitBench.transfer.callbacks")
-        configuration.timeout = timeout
+        configuration.timeouts.total = timeout
         configuration.partialDownloadsDirectory = folder
         return APIClient(configuration: configuration)
     }

@@ -26,11 +26,11 @@ final class StatusRequest: BaseRequest<Empty> {
     override var path: RequestPath { "/status/\(code)" }
 }
 
-/// A request whose server takes longer than the request allows.
+/// A request whose server stays silent longer than the request allows.
 struct SlowRequest: APIRequest {
     typealias Response = JSONValue
     var path: RequestPath { "/delay/3" }
-    var timeout: TimeInterval? { 1 }
+    var idleTimeout: TimeInterval? { 1 }
 }
 
 /// An account, the payload inside `{"status":0,"data":{...}}`.

@@ -69,7 +69,7 @@ if baseURL == nil {
     }
 }
 
-let client = APIClient(baseURL: baseURL) { $0.timeout = 10 }
+let client = APIClient(baseURL: baseURL) { $0.timeouts = Timeouts(connect: 5, idle: 10) }
 print(
     "EndpointKit demo against \(baseURL?.absoluteString ?? "?")\(embedded == nil ? "" : " (embedded loopback server)")")
 var allOK = true
@@ -98,7 +98,7 @@ let delegateLine = await withCheckedContinuation { continuation in
 }
 allOK = report("delegate", delegateLine, ok: delegateLine.hasPrefix("server failure")) && allOK
 
-// 3. Async: a transport error (the server is slower than the request's 1 s deadline).
+// 3. Async: a transport error (the server is silent longer than the request's 1 s idle timeout).
 switch await client.send(SlowRequest()) {
 case .transportError(let error) where error.reason == .timedOut:
     allOK = report("async", "transport error: \(error.message)", ok: true) && allOK

@@ -17,7 +17,7 @@ import Foundation
 /// | `/fault/close` | closes without answering |
 /// | `/fault/reset` | resets the connection (TCP RST) without answering |
 /// | `/fault/invalid-status` | `HTTP/1.1 abc`, then closes |
-/// | `/fault/drip?chunks=N&delay=ms` | `N` (default 5) chunks of text `delay` (default 100) ms apart |
+/// | `/fault/drip?chunks=N&delay=ms` | `N` (default 5) chunks of text `delay` (default 100) ms apart; `&stall=1` then stalls instead of ending the body |
 enum BuiltinRoutes {
     static let maxBytes = 1024 * 1024 * 1024
     static let maxJSONItems = 1_000_000
@@ -67,9 +67,11 @@ enum BuiltinRoutes {
             let count = min(max(request.queryValue("chunks").flatMap { Int($0) } ?? 5, 1), maxDripChunks)
             let delay = max(request.queryValue("delay").flatMap { Double($0) } ?? 100, 0) / 1000
             let chunks = (0..<count).map { Data("chunk \($0)\n".utf8) }
-            return .chunked(
-                status: 200, headers: [("Content-Type", "text/plain; charset=utf-8")], chunks: chunks,
-                delayBetweenChunks: delay)
+            let headers = [("Content-Type", "text/plain; charset=utf-8")]
+            if request.queryValue("stall") == "1" {
+                return .chunkedThenStall(status: 200, headers: headers, chunks: chunks, delayBetweenChunks: delay)
+            }
+            return .chunked(status: 200, headers: headers, chunks: chunks, delayBetweenChunks: delay)
         }
     }
 

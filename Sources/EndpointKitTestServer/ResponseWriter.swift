@@ -42,6 +42,10 @@ struct ResponseWriter {
         case .chunked(let status, let headers, let chunks, let delay):
             return writeChunked(status: status, headers: headers, chunks: chunks, delay: delay, context)
 
+        case .chunkedThenStall(let status, let headers, let chunks, let delay):
+            _ = writeChunked(status: status, headers: headers, chunks: chunks, delay: delay, context, thenStall: true)
+            return false
+
         case .stall:
             stopSignal.waitForDisconnect(fd)
             return false
@@ -80,7 +84,8 @@ struct ResponseWriter {
     }
 
     private func writeChunked(
-        status: Int, headers: [(String, String)], chunks: [Data], delay: TimeInterval, _ context: Context
+        status: Int, headers: [(String, String)], chunks: [Data], delay: TimeInterval, _ context: Context,
+        thenStall: Bool = false
     ) -> Bool {
         let pieces = chunks.filter { !$0.isEmpty }
         if HTTPStatus.forbidsBody(status) || context.isHead {
@@ -109,6 +114,10 @@ struct ResponseWriter {
                 bytes.append(contentsOf: [ASCII.cr, ASCII.lf])
             }
             guard Socket.sendAll(fd, bytes) else { return false }
+        }
+        if thenStall {
+            stopSignal.waitForDisconnect(fd)
+            return false
         }
         if unframed {
             Socket.shutdownWrite(fd)

@@ -56,6 +56,27 @@ enum Socket {
         return (fd, UInt16(bigEndian: actual.sin_port))
     }
 
+    /// Starts a non-blocking connect to `127.0.0.1:port` and returns at once.
+    /// - Returns: the descriptor (connected or still connecting), or `nil` if no socket could be made.
+    static func startConnecting(toPort port: UInt16) -> Int32? {
+        let fd = socket(AF_INET, streamType, 0)
+        guard fd >= 0 else { return nil }
+        setBlocking(fd, false)
+        var address = sockaddr_in()
+        #if canImport(Darwin)
+        address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
+        #endif
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(port).bigEndian
+        address.sin_addr = in_addr(s_addr: UInt32(0x7F00_0001).bigEndian)
+        _ = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        return fd
+    }
+
     /// Accepts one pending connection and configures it (blocking, `TCP_NODELAY`, no `SIGPIPE`).
     /// - Returns: the new descriptor, or `nil` when nothing was pending or `accept` failed.
     static func accept(_ listener: Int32) -> Int32? {

@@ -17,6 +17,10 @@ public enum TestResponse: Sendable {
     /// Empty chunks are skipped (an empty chunk would end the body). To an HTTP/1.0 client the
     /// chunks are sent unframed and the connection is closed afterwards.
     case chunked(status: Int, headers: [(String, String)], chunks: [Data], delayBetweenChunks: TimeInterval)
+    /// Sends status, headers and the chunks as ``chunked(status:headers:chunks:delayBetweenChunks:)``
+    /// does, then stalls without ending the body (until the server stops or the client
+    /// disconnects): a transfer that moved, then stopped.
+    case chunkedThenStall(status: Int, headers: [(String, String)], chunks: [Data], delayBetweenChunks: TimeInterval)
     /// Reads the request and never answers (until the server stops or the client disconnects).
     case stall
     /// Sends the status line and headers (with the given Content-Length), then stalls without

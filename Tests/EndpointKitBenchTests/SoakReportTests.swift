@@ -13,7 +13,7 @@ final class SoakReportTests: XCTestCase {
         SoakStep(
             index: index, kind: kind,
             request: SoakRequest(
-                route: kind.path, query: [:], shares: false, timeout: nil, envelope: nil, retryPolicy: nil),
+                route: kind.path, query: [:], shares: false, totalTimeout: nil, envelope: nil, retryPolicy: nil),
             cancelAfter: cancelled ? 0.01 : nil)
     }
 

@@ -41,7 +41,7 @@ import Testing
     @Test func aSampleDelayMeetsTheDeadline() async {
         let stubs = StubTransport()
         stubs.stub(.anyRequest, with: .sample("slow"))
-        let result = await makeClient(stubs) { $0.timeout = 0.2 }.send(GetProfile(id: 1))
+        let result = await makeClient(stubs) { $0.timeouts.total = 0.2 }.send(GetProfile(id: 1))
         #expect(result.transportError?.reason == .timedOut)
     }
 

@@ -115,7 +115,8 @@ final class StubTransferTests: XCTestCase {
         let outcome = Collector<Result<TransportResponse, TransportError>>()
         let done = expectation(description: path)
         let request = TransportRequest(
-            urlRequest: URLRequest(url: url), deadline: 5, maximumResponseSize: 100, download: download)
+            urlRequest: URLRequest(url: url), timeouts: Timeouts(total: 5), maximumResponseSize: 100, download: download
+        )
         _ = stubs.execute(request) { result in
             outcome.append(result)
             done.fulfill()

@@ -169,7 +169,7 @@ final class StubTransportTests: XCTestCase {
     }
 
     func testThatADelayLongerThanTheDeadlineTimesOut() async {
-        let client = makeClient(stubs) { $0.timeout = 0.2 }
+        let client = makeClient(stubs) { $0.timeouts.total = 0.2 }
         stubs.stub(.anyRequest, with: .delayed(60, .json("{}")))
         let result = await client.send(GetProfile(id: 1))
         XCTAssertEqual(result.transportError?.reason, .timedOut)
@@ -190,7 +190,7 @@ final class StubTransportTests: XCTestCase {
         stubs.stub(.anyRequest, with: .delayed(60, .json("{}")))
         let done = expectation(description: "one completion")
         let request = TransportRequest(
-            urlRequest: URLRequest(url: URL(fileURLWithPath: "/x")), deadline: nil, maximumResponseSize: 100)
+            urlRequest: URLRequest(url: URL(fileURLWithPath: "/x")), maximumResponseSize: 100)
         let task = stubs.execute(request) { result in
             guard case .failure(let error) = result else { return XCTFail("\(result)") }
             XCTAssertEqual(error.reason, .cancelled)

@@ -69,7 +69,7 @@ func makeClient(
     configure: (inout APIClient.Configuration) -> Void = { _ in }
 ) -> APIClient {
     var configuration = APIClient.Configuration(baseURL: URL(string: baseURL), transport: transport)
-    configuration.timeout = 10
+    configuration.timeouts.total = 10
     configuration.callbackQueue = DispatchQueue(label: "EndpointKitTestingTests.callbacks")
     configure(&configuration)
     return APIClient(configuration: configuration)

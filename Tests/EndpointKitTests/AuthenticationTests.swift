@@ -124,7 +124,7 @@ final class AuthenticationTests: LoopbackTestCase {
             ]
         }
         let started = Date()
-        let result = await client.send(GetItem(timeout: 0.5))
+        let result = await client.send(GetItem(totalTimeout: 0.5))
         XCTAssertEqual(result.transportReason, .timedOut)
         XCTAssertLessThan(Date().timeIntervalSince(started), 10)
     }

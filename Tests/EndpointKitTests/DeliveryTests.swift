@@ -168,7 +168,7 @@ final class DeliveryTests: LoopbackTestCase {
             let n: Int
             var path: RequestPath { "/item" }
             var parameters: RequestParameters { .query(["n": QueryValue(n)]) }
-            var timeout: TimeInterval? { 0.5 }
+            var totalTimeout: TimeInterval? { 0.5 }
         }
         let total = 200
         let counter = Counter()
@@ -195,10 +195,10 @@ extension DeliveryTests {
     func testThatASubSecondTimeoutDoesNotFailAFastRequest() async {
         // FoundationNetworking truncates idle timeouts to whole seconds; 0.5 must not fire at once.
         server.route("/item") { _ in .json(["id": 1, "name": "a"]) }
-        let result = await client.send(GetItem(timeout: 0.5))
+        let result = await client.send(GetItem(totalTimeout: 0.5))
         XCTAssertEqual(result.value, Item(id: 1, name: "a"))
         server.route("/item") { _ in .delayed(0.2, .json(["id": 1, "name": "a"])) }
-        let delayed = await client.send(GetItem(timeout: 0.6))
+        let delayed = await client.send(GetItem(totalTimeout: 0.6))
         XCTAssertEqual(delayed.value, Item(id: 1, name: "a"))
     }
 }

@@ -24,7 +24,7 @@ final class HTTPBinConformanceTests: XCTestCase {
             ? nil : try TransportKind.selected.first?.make()
         client = APIClient(baseURL: url) {
             if let transport { $0.transport = transport }
-            $0.timeout = 15
+            $0.timeouts.total = 15
             $0.callbackQueue = DispatchQueue(label: "httpbin.callbacks")
         }
     }
@@ -46,7 +46,7 @@ final class HTTPBinConformanceTests: XCTestCase {
         var method: HTTPMethod = .get
         var parameters: RequestParameters = .none
         var headers: HTTPHeaders = HTTPHeaders()
-        var timeout: TimeInterval?
+        var totalTimeout: TimeInterval?
     }
 
     private struct Status: APIRequest {
@@ -92,7 +92,7 @@ final class HTTPBinConformanceTests: XCTestCase {
     }
 
     func testThatBasicAuthChallengeDoesNotHang() async throws {
-        let denied = await client.send(BinRequest(path: "/basic-auth/user/pass", timeout: 5))
+        let denied = await client.send(BinRequest(path: "/basic-auth/user/pass", totalTimeout: 5))
         guard case .serverFailure(let failure) = denied else { return XCTFail("\(denied)") }
         XCTAssertEqual(failure.statusCode, 401)
         let credential = Data("user:pass".utf8).base64EncodedString()
@@ -109,11 +109,12 @@ final class HTTPBinConformanceTests: XCTestCase {
     }
 
     func testThatSlowResponsesHitTheTotalDeadline() async {
-        let delayed = await client.send(BinRequest(path: "/delay/5", timeout: 1))
+        let delayed = await client.send(BinRequest(path: "/delay/5", totalTimeout: 1))
         XCTAssertEqual(delayed.transportReason, .timedOut)
         // Bytes keep coming, so only a total deadline can end this one.
         let drip = await client.send(
-            BinRequest(path: "/drip", parameters: .query(["duration": 5, "numbytes": 10, "delay": 0]), timeout: 1.5))
+            BinRequest(
+                path: "/drip", parameters: .query(["duration": 5, "numbytes": 10, "delay": 0]), totalTimeout: 1.5))
         XCTAssertEqual(drip.transportReason, .timedOut)
     }
 

@@ -117,7 +117,7 @@ final class LifecycleTests: LoopbackTestCase {
     func testThatTimeoutsAreRetried() async {
         server.route("/item") { _ in .stall }
         let client = makeClient { $0.retryPolicy = RetryPolicy(maxRetries: 1, baseDelay: 0.01) }
-        let result = await client.send(GetItem(timeout: 0.3))
+        let result = await client.send(GetItem(totalTimeout: 0.3))
         XCTAssertEqual(result.transportReason, .timedOut)
         XCTAssertTrue(server.waitForRequestCount(atLeast: 2, timeout: 2))
     }

@@ -25,7 +25,7 @@ class LoopbackTestCase: XCTestCase {
 
     func makeClient(_ configure: (inout APIClient.Configuration) -> Void = { _ in }) -> APIClient {
         var configuration = APIClient.Configuration(baseURL: server.baseURL)
-        configuration.timeout = 10
+        configuration.timeouts.total = 10
         configuration.callbackQueue = DispatchQueue(label: "test.callbacks")
         configure(&configuration)
         return APIClient(configuration: configuration)

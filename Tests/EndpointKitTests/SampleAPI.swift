@@ -48,13 +48,13 @@ struct GetItems: APIRequest {
     typealias Response = [Item]
     var path: RequestPath = "/items"
     var envelope: (any ResponseEnvelope)?
-    var timeout: TimeInterval?
+    var totalTimeout: TimeInterval?
 }
 
 struct GetItem: APIRequest {
     typealias Response = Item
     var path: RequestPath = "/item"
-    var timeout: TimeInterval?
+    var totalTimeout: TimeInterval?
     var validation: ResponseValidation?
 }
 

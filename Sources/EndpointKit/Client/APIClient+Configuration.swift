@@ -14,9 +14,10 @@ extension APIClient {
         /// How list values are written in queries and form bodies. ``ArrayEncoding/repeatedKey``
         /// by default.
         public var arrayEncoding: ArrayEncoding
-        /// The total deadline of a request in seconds, unless it sets its own; 0 or less for none.
-        /// 60 by default.
-        public var timeout: TimeInterval
+        /// How long a request may take to connect, stay silent and run in all, unless it sets its
+        /// own (``APIRequest/idleTimeout``...). Connect 30 s, idle 60 s, no total deadline by
+        /// default: see ``Timeouts``.
+        public var timeouts: Timeouts
         /// Where completion closures run. `.main` by default. Delegates always run on the main
         /// actor; async callers resume on their own executor.
         public var callbackQueue: DispatchQueue
@@ -66,7 +67,7 @@ extension APIClient {
             defaultHeaders = HTTPHeaders()
             commonParameters = QueryItems()
             arrayEncoding = .repeatedKey
-            timeout = 60
+            timeouts = Timeouts()
             callbackQueue = .main
             envelope = NoEnvelope()
             decoder = JSONDecoder()

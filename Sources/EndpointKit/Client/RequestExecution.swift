@@ -9,7 +9,7 @@ import FoundationNetworking
 /// process, decide on a retry (interceptors, then the retry policy), wait, and complete once.
 ///
 /// Every phase checks the handle first: once the request completed or was cancelled, nothing
-/// else is delivered. Interceptor calls are bounded by the request's timeout.
+/// else is delivered. Interceptor calls are bounded by the request's idle and total timeouts.
 final class RequestExecution<Request: APIRequest>: Sendable {
     struct State {
         var attempt = 0
@@ -32,7 +32,7 @@ final class RequestExecution<Request: APIRequest>: Sendable {
     /// Where a response is processed: the client's processing queue, or an awaiting caller.
     private let processing: @Sendable (@escaping @Sendable () -> Void) -> Void
     private let policy: RetryPolicy
-    private let timeout: TimeInterval
+    private let timeouts: Timeouts
     private let started = DispatchTime.now()
     let state = Locked(State())
     /// Overrides the cache mode (the background refresh of ``CachePolicy/Mode/cacheThenRefresh``).
@@ -56,7 +56,7 @@ final class RequestExecution<Request: APIRequest>: Sendable {
         let queue = client.processingQueue
         self.processing = processing ?? { queue.async(execute: $0) }
         policy = request.retryPolicy ?? client.configuration.retryPolicy
-        timeout = request.timeout ?? client.configuration.timeout
+        timeouts = request.timeouts(overriding: client.configuration.timeouts)
         // `_typeName` gives what `String(describing:)` gives for a type, without its printing machinery
         // (about 1.4% of a request's CPU).
         handle = RequestHandle(tag: request.tag, endpoint: _typeName(Request.self, qualified: false))
@@ -150,7 +150,7 @@ final class RequestExecution<Request: APIRequest>: Sendable {
         let download = state.withLock { $0.download }
         let reporter = handle.progressReporter
         let transportRequest = TransportRequest(
-            urlRequest: urlRequest, deadline: timeout > 0 ? timeout : nil,
+            urlRequest: urlRequest, timeouts: timeouts,
             maximumResponseSize: client.configuration.maximumResponseSize, priority: request.priority,
             bodyFile: built.bodyFile,
             download: download.map { download in
@@ -258,7 +258,8 @@ final class RequestExecution<Request: APIRequest>: Sendable {
 
     // MARK: - Waiting
 
-    /// Runs an interceptor phase in a Task, bounded by the request's timeout.
+    /// Runs an interceptor phase in a Task, bounded by the request's idle timeout (no progress
+    /// while the interceptor works) or its total timeout, whichever is shorter.
     private func intercept<Value: Sendable>(
         _ phase: String, operation: @escaping @Sendable () async throws -> Value,
         then: @escaping @Sendable (Result<Value, TransportError>) -> Void
@@ -276,12 +277,16 @@ final class RequestExecution<Request: APIRequest>: Sendable {
                 then(outcome)
             }
         }
-        if timeout > 0 {
-            schedule(after: timeout) {
+        let limits = [Timeouts.Limit.idle, .total].compactMap { limit in timeouts.seconds(of: limit).map { (limit, $0) }
+        }
+        if let (limit, seconds) = limits.min(by: { $0.1 < $1.1 }) {
+            schedule(after: seconds) {
+                let error = TransportError.timedOut(limit, after: seconds)
                 deliver(
                     .failure(
                         TransportError(
-                            .timedOut, message: "The interceptor's \(phase) did not finish within \(self.timeout) s.")))
+                            .timedOut, message: "The interceptor's \(phase) ran out of time: \(error.message)",
+                            timeoutLimit: limit)))
             }
         }
         let task = Task {

@@ -8,7 +8,7 @@ import FoundationNetworking
 /// transfer.
 ///
 /// Two requests are identical when they come from the same endpoint type and have the same
-/// method, URL, header fields, body, deadline and size cap; requests with a body file or a
+/// method, URL, header fields, body, timeouts and size cap; requests with a body file or a
 /// download target never share. (The endpoint type is part of it so that test doubles answering
 /// by endpoint, such as `StubTransport`, see every endpoint they are asked for.) Every caller keeps its
 /// own pipeline (plugins, validation, decoding, retries) and its own completion: only the bytes
@@ -72,7 +72,7 @@ final class RequestCoalescer: Transport {
         let url: String
         let headers: [String: String]
         let body: Data?
-        let deadline: TimeInterval?
+        let timeouts: Timeouts
         let maximumResponseSize: Int
 
         /// `nil` when the request may not share a transfer (body file, download target, body stream).
@@ -88,7 +88,7 @@ final class RequestCoalescer: Transport {
             for (name, value) in urlRequest.allHTTPHeaderFields ?? [:] { headers[name.lowercased()] = value }
             self.headers = headers
             body = urlRequest.httpBody
-            deadline = request.deadline
+            timeouts = request.timeouts
             maximumResponseSize = request.maximumResponseSize
         }
     }

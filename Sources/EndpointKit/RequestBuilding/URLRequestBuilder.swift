@@ -52,8 +52,10 @@ struct URLRequestBuilder: Sendable {
         let url = try makeURL(base: base, path: request.path, query: query)
         var urlRequest = URLRequest(url: url)
         if method != .get { urlRequest.httpMethod = method.rawValue }  // GET is the default; setting it costs a copy
-        let timeout = request.timeout ?? configuration.timeout
-        if timeout > 0 { urlRequest.timeoutInterval = timeout }
+        // URLSession's own timeout is an idle timeout: what users of `urlRequest(for:)` expect there.
+        if let idle = request.timeouts(overriding: configuration.timeouts).idleLimit {
+            urlRequest.timeoutInterval = idle
+        }
 
         let headers = configuration.defaultHeaders.merging(request.headers)
         for field in headers {

@@ -17,7 +17,7 @@ import FoundationNetworking
 /// }
 /// ```
 ///
-/// Members left out fall back to the ``APIClient`` configuration (base URL, timeout, envelope,
+/// Members left out fall back to the ``APIClient`` configuration (base URL, timeouts, envelope,
 /// decoder, validation). For subclassing instead of conforming, see ``BaseRequest``.
 public protocol APIRequest: Sendable {
     /// The value a successful response decodes to.
@@ -33,8 +33,15 @@ public protocol APIRequest: Sendable {
     var parameters: RequestParameters { get }
     /// Header fields, set on top of the client's default headers. None by default.
     var headers: HTTPHeaders { get }
-    /// The total deadline in seconds, overriding the client's. `nil` by default.
-    var timeout: TimeInterval? { get }
+    /// The longest wait for a connection in seconds, overriding the client's
+    /// (``Timeouts/connect``). `nil` by default.
+    var connectTimeout: TimeInterval? { get }
+    /// The longest time without a byte sent or received in seconds, overriding the client's
+    /// (``Timeouts/idle``; YTKNetwork's `requestTimeoutInterval`). `nil` by default.
+    var idleTimeout: TimeInterval? { get }
+    /// The total deadline in seconds, overriding the client's (``Timeouts/total``); 0 or less for
+    /// none. `nil` by default.
+    var totalTimeout: TimeInterval? { get }
     /// The envelope, overriding the client's. `nil` by default.
     var envelope: (any ResponseEnvelope)? { get }
     /// The JSON decoder, overriding the client's. `nil` by default.
@@ -87,8 +94,12 @@ extension APIRequest {
     public var parameters: RequestParameters { .none }
     /// No extra headers.
     public var headers: HTTPHeaders { HTTPHeaders() }
-    /// `nil`: the client's timeout.
-    public var timeout: TimeInterval? { nil }
+    /// `nil`: the client's connect timeout.
+    public var connectTimeout: TimeInterval? { nil }
+    /// `nil`: the client's idle timeout.
+    public var idleTimeout: TimeInterval? { nil }
+    /// `nil`: the client's total timeout.
+    public var totalTimeout: TimeInterval? { nil }
     /// `nil`: the client's envelope.
     public var envelope: (any ResponseEnvelope)? { nil }
     /// `nil`: the client's decoder.
@@ -117,5 +128,17 @@ extension APIRequest where Response: Decodable {
     /// Decodes with ``DecodingContext/decodeDefault(_:)``.
     public func decode(_ context: DecodingContext) throws -> Response {
         try context.decodeDefault(Response.self)
+    }
+}
+
+extension APIRequest {
+    /// The limits this request is sent with: `limits` (the client's) with this request's
+    /// ``connectTimeout``, ``idleTimeout`` and ``totalTimeout`` applied.
+    public func timeouts(overriding limits: Timeouts) -> Timeouts {
+        var resolved = limits
+        if let connect = connectTimeout { resolved.connect = connect }
+        if let idle = idleTimeout { resolved.idle = idle }
+        if let total = totalTimeout { resolved.total = total > 0 ? total : nil }
+        return resolved
     }
 }

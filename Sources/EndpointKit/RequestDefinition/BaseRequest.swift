@@ -52,8 +52,13 @@ open class BaseRequest<Response: Sendable>: APIRequest, DelegatingRequest {
     nonisolated open var parameters: RequestParameters { .none }
     /// Extra headers. None unless overridden.
     nonisolated open var headers: HTTPHeaders { HTTPHeaders() }
-    /// The total deadline in seconds. `nil` (the client's) unless overridden.
-    nonisolated open var timeout: TimeInterval? { nil }
+    /// The connect timeout in seconds. `nil` (the client's) unless overridden.
+    nonisolated open var connectTimeout: TimeInterval? { nil }
+    /// The idle timeout in seconds (YTK's `requestTimeoutInterval`). `nil` (the client's) unless
+    /// overridden.
+    nonisolated open var idleTimeout: TimeInterval? { nil }
+    /// The total deadline in seconds; 0 or less for none. `nil` (the client's) unless overridden.
+    nonisolated open var totalTimeout: TimeInterval? { nil }
     /// The envelope. `nil` (the client's) unless overridden.
     nonisolated open var envelope: (any ResponseEnvelope)? { nil }
     /// The decoder. `nil` (the client's) unless overridden.

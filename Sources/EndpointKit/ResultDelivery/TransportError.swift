@@ -8,7 +8,8 @@ import Foundation
 public struct TransportError: Error, Sendable, CustomStringConvertible {
     /// What went wrong. See `Docs/ResultClassification.md` for the full table.
     public enum Reason: Sendable, Hashable {
-        /// The request's total deadline passed, or the connection was idle too long.
+        /// A time limit ran out: connecting, silence on the wire, or the total deadline;
+        /// ``TransportError/timeoutLimit`` says which.
         case timedOut
         /// The device is offline (no interface, data not allowed, roaming off).
         case notConnected
@@ -55,15 +56,27 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
     public let underlyingError: (any Error)?
     /// The response, when one was received (for example when decoding failed).
     public let metadata: ResponseMetadata?
+    /// Which limit ran out, when ``reason`` is ``Reason/timedOut`` and the transport knows: tells
+    /// a stall (``Timeouts/Limit/idle``) from a slow transfer (``Timeouts/Limit/total``) or an
+    /// unreachable server (``Timeouts/Limit/connect``).
+    public let timeoutLimit: Timeouts.Limit?
 
     /// Creates a transport error.
+    /// - Parameters:
+    ///   - reason: What went wrong.
+    ///   - message: A sentence for logs.
+    ///   - underlyingError: The original error, `nil` by default.
+    ///   - metadata: The response, when one was received; `nil` by default.
+    ///   - timeoutLimit: For ``Reason/timedOut``, the limit that ran out; `nil` by default.
     public init(
-        _ reason: Reason, message: String, underlyingError: (any Error)? = nil, metadata: ResponseMetadata? = nil
+        _ reason: Reason, message: String, underlyingError: (any Error)? = nil, metadata: ResponseMetadata? = nil,
+        timeoutLimit: Timeouts.Limit? = nil
     ) {
         self.reason = reason
         self.message = message
         self.underlyingError = underlyingError
         self.metadata = metadata
+        self.timeoutLimit = timeoutLimit
     }
 
     /// The `URLError` code behind this error, if the transport reported one.
@@ -72,7 +85,7 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
     /// Whether the request was cancelled.
     public var isCancelled: Bool { reason == .cancelled }
 
-    /// Whether it is a timeout.
+    /// Whether it is a timeout, whichever limit ran out.
     public var isTimeout: Bool { reason == .timedOut }
 
     /// The reason and the message.

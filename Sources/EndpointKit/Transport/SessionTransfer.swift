@@ -6,8 +6,13 @@ import FoundationNetworking
 #endif
 
 /// One task of ``URLSessionTransport``: collects the body (memory or download file), reports
-/// progress, and completes exactly once, whichever comes first of the task's end, a cancel, the
-/// deadline, the size cap or a file error.
+/// progress, and completes exactly once, whichever comes first of the task's end, a cancel, a
+/// time limit, the size cap or a file error.
+///
+/// Time limits: the idle limit is URLSession's own request timeout; the total deadline and the
+/// connect limit are timers of the transfer's. URLSession has no connection event, so the connect
+/// timer runs until the first sign of the server: the response head, a redirect, a challenge or
+/// body bytes sent.
 final class SessionTransfer: TransportTask, @unchecked Sendable {
     private struct State {
         var response: HTTPURLResponse?
@@ -16,6 +21,7 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
         var isFinished = false
         var challengeCancelled = false
         var timer: (any DispatchSourceTimer)?
+        var connectTimer: (any DispatchSourceTimer)?
         var redirects = 0
         var task: URLSessionTask?
         var unregister: (@Sendable () -> Void)?
@@ -33,6 +39,8 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
 
     /// The transfer's priority.
     let priority: RequestPriority
+    /// The request's limits.
+    let timeouts: Timeouts
     private let hasBody: Bool
     private let download: DownloadTarget?
     private let limit: Int
@@ -43,6 +51,7 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
     {
         url = request.urlRequest.url
         priority = request.priority
+        timeouts = request.timeouts
         hasBody = request.urlRequest.httpBody != nil || request.bodyFile != nil
         download = request.download
         limit = request.maximumResponseSize
@@ -54,15 +63,32 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
             State(writer: ResponseBodyWriter(limit: request.maximumResponseSize, download: request.download)))
     }
 
-    func armDeadline(after seconds: TimeInterval) {
+    /// Starts the timers of the total deadline and the connect limit.
+    func armTimers() {
+        let total = timeouts.totalLimit.map { makeTimer(for: .total, after: $0) }
+        let connect = timeouts.connectLimit.map { makeTimer(for: .connect, after: $0) }
+        state.withLock { state in
+            state.timer = total
+            state.connectTimer = connect
+        }
+        total?.resume()
+        connect?.resume()
+    }
+
+    private func makeTimer(for limit: Timeouts.Limit, after seconds: TimeInterval) -> any DispatchSourceTimer {
         let timer = DispatchSource.makeTimerSource(queue: Self.timerQueue)
         timer.schedule(deadline: .now() + max(0, seconds))
-        timer.setEventHandler { [weak self] in
-            self?.fail(
-                TransportError(.timedOut, message: "The request did not finish within its \(seconds) s deadline."))
+        timer.setEventHandler { [weak self] in self?.fail(.timedOut(limit, after: seconds, url: self?.url)) }
+        return timer
+    }
+
+    /// The server answered in some way: the connect limit no longer applies.
+    private func serverReached() {
+        let timer = state.withLock { state -> (any DispatchSourceTimer)? in
+            defer { state.connectTimer = nil }
+            return state.connectTimer
         }
-        state.withLock { $0.timer = timer }
-        timer.resume()
+        timer?.cancel()
     }
 
     /// Cancels the transfer; completes with `cancelled` unless already finished.
@@ -85,6 +111,7 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
     }
 
     func didReceive(response: URLResponse) -> Bool {
+        serverReached()
         guard let http = response as? HTTPURLResponse else {
             fail(TransportError(.badResponse, message: "The response is not an HTTP response."))
             return false
@@ -129,6 +156,7 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
     }
 
     func didSend(totalBytesSent: Int64, totalBytesExpectedToSend: Int64) {
+        serverReached()
         let progress = state.withLock { state -> TransferProgress? in
             guard !state.isFinished, totalBytesSent > state.progress.bytesSent else { return nil }
             state.progress.bytesSent = totalBytesSent
@@ -141,6 +169,7 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
     /// Applies the redirect policy: the request to follow with (or `nil` to stop), and an error
     /// to fail with after answering URLSession.
     func redirect(status: Int, proposed: URLRequest) -> (next: URLRequest?, failure: TransportError?) {
+        serverReached()
         let count = state.withLock {
             $0.redirects += 1
             return $0.redirects
@@ -163,7 +192,10 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
 
     /// Records that an authentication challenge was refused, so the `cancelled` error that follows
     /// is reported as the 401/407 response it really is.
-    func didRefuseChallenge() { state.withLock { $0.challengeCancelled = true } }
+    func didRefuseChallenge() {
+        serverReached()
+        state.withLock { $0.challengeCancelled = true }
+    }
 
     func didComplete(error: (any Error)?) {
         if error == nil, let next = takeFollowUp(), let onFollowUp {
@@ -172,7 +204,13 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
         }
         let (response, refused) = state.withLock { ($0.response, $0.challengeCancelled) }
         if let error, !(refused && response != nil && (error as? URLError)?.code == .cancelled) {
-            finish(.failure(TransportError(urlSessionError: error, url: url)))
+            // URLSession's own timeout is the idle limit (the others are this transfer's timers).
+            let timedOut = (error as? URLError)?.code == .timedOut
+            finish(
+                .failure(
+                    timedOut
+                        ? .timedOut(.idle, after: timeouts.idleLimit, url: url)
+                        : TransportError(urlSessionError: error, url: url)))
             return
         }
         guard let response else {
@@ -210,18 +248,19 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
 
     @discardableResult
     private func finish(_ result: Result<TransportResponse, TransportError>) -> Bool {
-        let (won, timer, unregister) = state.withLock {
-            state -> (Bool, (any DispatchSourceTimer)?, (@Sendable () -> Void)?) in
-            guard !state.isFinished else { return (false, nil, nil) }
+        let (won, timers, unregister) = state.withLock {
+            state -> (Bool, [any DispatchSourceTimer], (@Sendable () -> Void)?) in
+            guard !state.isFinished else { return (false, [], nil) }
             state.isFinished = true
-            let timer = state.timer
+            let timers = [state.timer, state.connectTimer].compactMap { $0 }
             state.timer = nil
+            state.connectTimer = nil
             if case .failure = result { state.writer.abandon() }
             state.writer = ResponseBodyWriter(limit: 0, download: nil)
-            return (true, timer, state.unregister)
+            return (true, timers, state.unregister)
         }
         guard won else { return false }
-        timer?.cancel()
+        for timer in timers { timer.cancel() }
         unregister?()
         completion(result)
         return true

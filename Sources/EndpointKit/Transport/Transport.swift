@@ -39,8 +39,8 @@ public protocol TransportTask: Sendable {
 public struct TransportRequest: Sendable {
     /// The request to send. When ``bodyFile`` is set, its `httpBody` is `nil`.
     public var urlRequest: URLRequest
-    /// The total time allowed, from start to the end of the body; `nil` for none.
-    public var deadline: TimeInterval?
+    /// The connect, idle and total limits.
+    public var timeouts: Timeouts
     /// The largest body accepted in memory, in bytes; a larger body fails with
     /// ``TransportError/Reason/responseTooLarge(limit:)``. Bodies written to a file are not capped.
     public var maximumResponseSize: Int
@@ -60,14 +60,15 @@ public struct TransportRequest: Sendable {
 
     /// Creates a transport request.
     public init(
-        urlRequest: URLRequest, deadline: TimeInterval?, maximumResponseSize: Int, priority: RequestPriority = .normal,
+        urlRequest: URLRequest, timeouts: Timeouts = Timeouts(), maximumResponseSize: Int,
+        priority: RequestPriority = .normal,
         bodyFile: URL? = nil, download: DownloadTarget? = nil,
         onProgress: (@Sendable (TransferProgress) -> Void)? = nil, redirectPolicy: RedirectPolicy = .default,
         endpoint: (any APIRequest)? = nil
     ) {
         self.redirectPolicy = redirectPolicy
         self.urlRequest = urlRequest
-        self.deadline = deadline
+        self.timeouts = timeouts
         self.maximumResponseSize = maximumResponseSize
         self.priority = priority
         self.bodyFile = bodyFile

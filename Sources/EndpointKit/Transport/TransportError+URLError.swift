@@ -77,7 +77,6 @@ extension TransportError {
     private static func message(for reason: Reason, detail: String, url: URL?) -> String {
         let target = url.map { " (\($0.redactedForMessages))" } ?? ""
         switch reason {
-        case .timedOut: return "The request timed out\(target)."
         case .notConnected: return "The device is not connected to the internet\(target)."
         case .cannotConnect: return "Could not connect to the server\(target)."
         case .cannotFindHost: return "The server's host name could not be resolved\(target)."
@@ -85,6 +84,7 @@ extension TransportError {
         case .cancelled: return "The request was cancelled\(target)."
         case .tls: return "The secure connection failed: \(detail)\(target)"
         case .tooManyRedirects: return "Too many redirects\(target)."
+        case .timedOut: return "No byte was sent or received for too long (the idle timeout)\(target)."
         case .badResponse: return "The server's response could not be read: \(detail)\(target)"
         case .unsupportedURL: return "The URL is not supported\(target)."
         default: return "\(detail)\(target)"

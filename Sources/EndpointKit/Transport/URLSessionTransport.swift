@@ -11,7 +11,10 @@ import FoundationNetworking
 ///   callbacks there;
 /// - every authentication challenge is answered, because an unanswered `Basic` 401 hangs forever;
 ///   the 401 is then reported as a normal response;
-/// - a total deadline per request kept here, because `timeoutIntervalForResource` is ignored;
+/// - ``Timeouts``: the idle limit is URLSession's request timeout (whole seconds on Linux); the
+///   total deadline is a timer kept here, because `timeoutIntervalForResource` is ignored; the
+///   connect limit is a timer that runs until the first sign of the server (URLSession reports no
+///   connection event);
 /// - a cap on the in-memory body size, enforced as bytes arrive.
 public final class URLSessionTransport: Transport {
     let session: URLSession
@@ -85,9 +88,7 @@ public final class URLSessionTransport: Transport {
         transfer.onFollowUp = { [weak self] transfer, next in
             self?.start(transfer, sending: next, bodyFile: request.bodyFile)
         }
-        if let deadline = request.deadline {
-            transfer.armDeadline(after: deadline)
-        }
+        transfer.armTimers()
         start(transfer, sending: request.urlRequest, bodyFile: request.bodyFile)
         return transfer
     }
@@ -96,12 +97,13 @@ public final class URLSessionTransport: Transport {
     /// itself).
     private func start(_ transfer: SessionTransfer, sending request: URLRequest, bodyFile: URL?) {
         var urlRequest = request
+        // URLSession's request timeout is an idle timeout: the idle limit, or a week for none.
+        var idleTimeout = transfer.timeouts.idleLimit ?? 7 * 86_400
         #if canImport(FoundationNetworking)
-        // FoundationNetworking truncates the idle timeout to whole seconds (0.5 fires at once).
-        // The total deadline is exact; the idle timeout only needs to be no shorter.
-        let idleTimeout = max(1, urlRequest.timeoutInterval.rounded(.up))
-        if idleTimeout != urlRequest.timeoutInterval { urlRequest.timeoutInterval = idleTimeout }
+        // FoundationNetworking truncates it to whole seconds (0.5 fires at once).
+        idleTimeout = max(1, idleTimeout.rounded(.up))
         #endif
+        if idleTimeout != urlRequest.timeoutInterval { urlRequest.timeoutInterval = idleTimeout }
         let task: URLSessionTask
         if let bodyFile {
             task = session.uploadTask(with: urlRequest, fromFile: bodyFile)

@@ -52,7 +52,7 @@ struct SoakPlan {
         }
         let usesEnvelope = kind == .envelope || kind == .businessFailure
         let request = SoakRequest(
-            route: kind.path, query: query, shares: kind == .coalesced, timeout: timeout,
+            route: kind.path, query: query, shares: kind == .coalesced, totalTimeout: timeout,
             envelope: usesEnvelope ? KeyPathEnvelope.statusResult() : nil,
             retryPolicy: kind == .retried ? Self.quickRetries : nil)
         var cancelAfter: TimeInterval?

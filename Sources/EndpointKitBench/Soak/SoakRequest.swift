@@ -13,7 +13,8 @@ struct SoakRequest: APIRequest {
     let query: QueryItems
     /// Whether identical requests in flight share one transfer.
     let shares: Bool
-    let timeout: TimeInterval?
+    /// The request's total deadline, when its kind plans a timeout.
+    let totalTimeout: TimeInterval?
     let envelope: (any ResponseEnvelope)?
     let retryPolicy: RetryPolicy?
 

@@ -52,7 +52,7 @@ enum SoakRunner {
         let transport = try settings.transport.make(connections: settings.inFlight)
         var configuration = APIClient.Configuration(baseURL: settings.baseURL, transport: transport)
         configuration.callbackQueue = DispatchQueue(label: "EndpointKitBench.soak.callbacks")
-        configuration.timeout = settings.requestTimeout
+        configuration.timeouts.total = settings.requestTimeout
         let client = APIClient(configuration: configuration)
 
         let ledger = SoakLedger(requests: requests)

@@ -32,8 +32,8 @@ struct SoakSettings: Sendable {
     var timeLimit: TimeInterval?
     /// The longest wait for the registries and descriptors to settle (seconds).
     var settleLimit: TimeInterval = 15
-    /// The client's timeout for requests that set none (seconds): generous, so that only the
-    /// planned timeouts happen.
+    /// The client's total deadline for requests that set none (seconds): generous, so that only
+    /// the planned timeouts happen.
     var requestTimeout: TimeInterval = 30
 
     /// Resident memory allowed above the start (KiB): the base tolerance and what the transport

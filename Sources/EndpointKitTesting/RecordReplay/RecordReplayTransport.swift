@@ -103,7 +103,7 @@ public final class RecordReplayTransport: Transport, Sendable {
         let file = directory.appendingPathComponent(names.next(baseName(for: request.urlRequest, body: body)))
         switch mode {
         case .replay:
-            task.finish(after: 0, deadline: nil) {
+            task.finish(after: 0, timeouts: nil) {
                 Fixture.load(from: file, for: request.urlRequest)
                     .mapError(Self.transportError)
                     .flatMap { $0.transportResponse(for: request) }

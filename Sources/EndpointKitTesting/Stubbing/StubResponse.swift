@@ -125,8 +125,8 @@ public struct StubResponse: Sendable, CustomStringConvertible {
     /// One of the ``SampleResponseProviding/sampleResponses`` of the endpoint being answered.
     public static func sample(_ name: String) -> StubResponse { StubResponse(.sample(name: name)) }
 
-    /// `response`, answered `seconds` later. A request whose deadline comes first times out; a
-    /// cancelled one ends at once.
+    /// `response`, answered `seconds` later. A request whose idle or total timeout comes first
+    /// times out with that ``TransportError/timeoutLimit``; a cancelled one ends at once.
     public static func delayed(_ seconds: TimeInterval, _ response: StubResponse) -> StubResponse {
         var copy = response
         copy.delay += max(seconds, 0)

@@ -28,8 +28,8 @@ import FoundationNetworking
 /// message naming the request and every stub.
 ///
 /// Every request is recorded, matched or not: see ``recordedRequests`` and ``endpoints(of:)``.
-/// Answers arrive asynchronously and behave as over the network: the request's deadline applies
-/// (a delay longer than it times out), a cancelled request completes at once, progress is
+/// Answers arrive asynchronously and behave as over the network: the request's idle and total
+/// timeouts apply (a delay longer than one times out), a cancelled request completes at once, progress is
 /// reported (the whole upload, then the whole response), a download request gets its 2xx body
 /// written to its file (a `206` with a matching `Content-Range` continues a resumed one), and
 /// other bodies are held to the size cap.
@@ -108,9 +108,9 @@ public final class StubTransport: Transport, Sendable {
         let task = CompletionTask(completion)
         switch registry.resolve(RecordedRequest(request)) {
         case .noMatch(let message):
-            task.finish(after: 0, deadline: nil) { .failure(TransportError(.other, message: message)) }
+            task.finish(after: 0, timeouts: nil) { .failure(TransportError(.other, message: message)) }
         case .answer(let response):
-            task.finish(after: response.delay, deadline: request.deadline) { Self.result(of: response, for: request) }
+            task.finish(after: response.delay, timeouts: request.timeouts) { Self.result(of: response, for: request) }
         }
         return task
     }

@@ -2,10 +2,11 @@ import EndpointKit
 import Foundation
 
 /// A ``TransportTask`` that completes exactly once: with the answer, with a timeout at the
-/// deadline, or with a cancellation, whichever comes first.
+/// timeout, or with a cancellation, whichever comes first.
 ///
 /// The test doubles of this module answer through it so that they keep the ``Transport``
-/// contract (one completion, also after `cancel()`; the deadline enforced) like a real transport.
+/// contract (one completion, also after `cancel()`; the idle and total timeouts enforced) like a
+/// real transport.
 final class CompletionTask: TransportTask, @unchecked Sendable {
     typealias Completion = @Sendable (Result<TransportResponse, TransportError>) -> Void
 
@@ -29,14 +30,18 @@ final class CompletionTask: TransportTask, @unchecked Sendable {
         return completion != nil
     }
 
-    /// Completes with `result` after `delay` seconds, or with a timeout if `deadline` comes first.
+    /// Completes with `result` after `delay` seconds of silence, or with a timeout if the idle
+    /// or total limit of `timeouts` comes first.
     func finish(
-        after delay: TimeInterval, deadline: TimeInterval?,
+        after delay: TimeInterval, timeouts: Timeouts?,
         with result: @escaping @Sendable () -> Result<TransportResponse, TransportError>
     ) {
-        if let deadline, deadline <= delay {
-            DispatchQueue.global().asyncAfter(deadline: .now() + deadline) { [self] in
-                finish(.failure(TransportError(.timedOut, message: "The request timed out after \(deadline) s.")))
+        let limits: [(Timeouts.Limit, TimeInterval?)] = [(.idle, timeouts?.idle), (.total, timeouts?.total)]
+        let first = limits.compactMap { limit, seconds in seconds.flatMap { $0 > 0 ? (limit, $0) : nil } }
+            .min { $0.1 < $1.1 }
+        if let (limit, seconds) = first, seconds <= delay {
+            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in
+                finish(.failure(.timedOut(limit, after: seconds)))
             }
             return
         }

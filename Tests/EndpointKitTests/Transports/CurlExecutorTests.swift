@@ -89,7 +89,7 @@ final class CurlExecutorTests: LoopbackTestCase {
         let task = Task {
             cancelled.append(
                 await withTaskExecutorPreference(executor) {
-                    await client.send(GetItem(path: "/fault/stall", timeout: 30))
+                    await client.send(GetItem(path: "/fault/stall", totalTimeout: 30))
                 })
             done.fulfill()
         }

@@ -31,7 +31,8 @@ final class CurlTransportTests: XCTestCase {
     ) throws -> Result<TransportResponse, TransportError> {
         let done = expectation(description: "completion")
         let box = Locked<Result<TransportResponse, TransportError>?>(nil)
-        let request = TransportRequest(urlRequest: urlRequest, deadline: deadline, maximumResponseSize: 1 << 26)
+        let request = TransportRequest(
+            urlRequest: urlRequest, timeouts: Timeouts(total: deadline), maximumResponseSize: 1 << 26)
         _ = (transport ?? self.transport).execute(request) { result in
             box.value = result
             done.fulfill()
@@ -81,7 +82,8 @@ final class CurlTransportTests: XCTestCase {
         let reason = Locked<TransportError.Reason?>(nil)
         _ = transport.execute(
             TransportRequest(
-                urlRequest: URLRequest(url: server.url("/fault/stall")), deadline: 30, maximumResponseSize: 10)
+                urlRequest: URLRequest(url: server.url("/fault/stall")), timeouts: Timeouts(total: 30),
+                maximumResponseSize: 10)
         ) { result in
             if case .failure(let error) = result { reason.value = error.reason }
             done.fulfill()
@@ -118,7 +120,8 @@ final class CurlTransportTests: XCTestCase {
             let path = paths[index % paths.count]
             let task = transport?.execute(
                 TransportRequest(
-                    urlRequest: URLRequest(url: server.url(path)), deadline: 10, maximumResponseSize: 1 << 20)
+                    urlRequest: URLRequest(url: server.url(path)), timeouts: Timeouts(total: 10),
+                    maximumResponseSize: 1 << 20)
             ) { result in
                 if case .failure(let error) = result { failures.increment("\(error.reason)") }
                 completed.increment()

@@ -28,7 +28,8 @@ final class CurlTrustPolicyTests: XCTestCase {
         let done = expectation(description: "completion")
         let box = Locked<Result<TransportResponse, TransportError>?>(nil)
         let request = TransportRequest(
-            urlRequest: URLRequest(url: fixture.url(served, host: host)), deadline: 10, maximumResponseSize: 1 << 20)
+            urlRequest: URLRequest(url: fixture.url(served, host: host)), timeouts: Timeouts(total: 10),
+            maximumResponseSize: 1 << 20)
         _ = transport.execute(request) { result in
             box.value = result
             done.fulfill()
@@ -140,7 +141,7 @@ final class CurlTrustPolicyTests: XCTestCase {
         let answers = Locked<[Answer]>([])
         for index in 0..<16 {
             let request = TransportRequest(
-                urlRequest: URLRequest(url: url.appendingPathComponent("\(index)")), deadline: 10,
+                urlRequest: URLRequest(url: url.appendingPathComponent("\(index)")), timeouts: Timeouts(total: 10),
                 maximumResponseSize: 1 << 20)
             _ = transport.execute(request) { result in
                 if let data = try? result.get().data, let answer = try? JSONDecoder().decode(Answer.self, from: data) {
@@ -161,7 +162,8 @@ final class CurlTrustPolicyTests: XCTestCase {
         let reason = Locked<TransportError.Reason?>(nil)
         _ = system.execute(
             TransportRequest(
-                urlRequest: URLRequest(url: fixture.url(.leaf)), deadline: 10, maximumResponseSize: 1 << 20)
+                urlRequest: URLRequest(url: fixture.url(.leaf)), timeouts: Timeouts(total: 10),
+                maximumResponseSize: 1 << 20)
         ) { result in
             if case .failure(let error) = result { reason.value = error.reason }
             done.fulfill()

@@ -170,7 +170,7 @@ final class FaultMatrixTests: TransportTestCase {
         typealias Response = Item
         var baseURL: URL?
         var path: RequestPath { "/row" }
-        var timeout: TimeInterval? { FaultMatrixTests.deadline }
+        var totalTimeout: TimeInterval? { FaultMatrixTests.deadline }
         // The closure and the async send of a row must each make their own transfer.
         var coalescesIdenticalRequests: Bool { false }
     }

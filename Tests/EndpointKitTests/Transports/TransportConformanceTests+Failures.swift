@@ -12,9 +12,9 @@ extension TransportConformanceTests {
     func testThatAStalledServerTimesOutAtTheTotalDeadline() throws {
         try forEachTransport {
             server.route("/item") { _ in .stall }
-            XCTAssertEqual(sendAndWait(GetItem(timeout: 0.5))?.transportReason, .timedOut)
+            XCTAssertEqual(sendAndWait(GetItem(totalTimeout: 0.5))?.transportReason, .timedOut)
             server.route("/item") { _ in .stallAfterHeaders(status: 200, headers: [], contentLength: 100) }
-            XCTAssertEqual(sendAndWait(GetItem(timeout: 0.5))?.transportReason, .timedOut)
+            XCTAssertEqual(sendAndWait(GetItem(totalTimeout: 0.5))?.transportReason, .timedOut)
         }
     }
 
@@ -25,7 +25,7 @@ extension TransportConformanceTests {
                     status: 200, headers: [], chunks: Array(repeating: Data("x".utf8), count: 50),
                     delayBetweenChunks: 0.1)
             }
-            XCTAssertEqual(sendAndWait(GetItem(timeout: 0.8))?.transportReason, .timedOut)
+            XCTAssertEqual(sendAndWait(GetItem(totalTimeout: 0.8))?.transportReason, .timedOut)
         }
     }
 
@@ -83,7 +83,8 @@ extension TransportConformanceTests {
             let reasons = Locked<[TransportError.Reason]>([])
             let stalled = transport.execute(
                 TransportRequest(
-                    urlRequest: URLRequest(url: server.url("/fault/stall")), deadline: 10, maximumResponseSize: 1000)
+                    urlRequest: URLRequest(url: server.url("/fault/stall")), timeouts: Timeouts(total: 10),
+                    maximumResponseSize: 1000)
             ) { result in
                 if case .failure(let error) = result { reasons.value = reasons.value + [error.reason] }
                 cancelled.fulfill()
@@ -94,7 +95,7 @@ extension TransportConformanceTests {
             for _ in 0..<3 {
                 _ = transport.execute(
                     TransportRequest(
-                        urlRequest: URLRequest(url: server.url("/delay/300")), deadline: 10,
+                        urlRequest: URLRequest(url: server.url("/delay/300")), timeouts: Timeouts(total: 10),
                         maximumResponseSize: 1 << 20)
                 ) { result in
                     if (try? result.get().response.statusCode) == 200 { successes.increment() }

@@ -9,24 +9,6 @@ import FoundationNetworking
 
 /// The contract every ``Transport`` meets, over real HTTP on loopback, once per transport.
 final class TransportConformanceTests: TransportTestCase {
-    /// Runs one request on the transport itself (no client), waiting (bounded) for its completion.
-    func execute(
-        _ urlRequest: URLRequest, deadline: TimeInterval? = 10, limit: Int = 1 << 26, bodyFile: URL? = nil,
-        download: DownloadTarget? = nil, progress: (@Sendable (TransferProgress) -> Void)? = nil
-    ) -> Result<TransportResponse, TransportError>? {
-        let done = expectation(description: "transport completion")
-        let box = Locked<Result<TransportResponse, TransportError>?>(nil)
-        let request = TransportRequest(
-            urlRequest: urlRequest, deadline: deadline, maximumResponseSize: limit, bodyFile: bodyFile,
-            download: download, onProgress: progress)
-        _ = transport.execute(request) { result in
-            box.value = result
-            done.fulfill()
-        }
-        wait(for: [done], timeout: 30)
-        return box.value
-    }
-
     // MARK: - Answers
 
     func testThatAJSONBodyDecodesWithStatusAndHeaders() throws {
@@ -103,7 +85,9 @@ final class TransportConformanceTests: TransportTestCase {
     func testThatABasic401ChallengeIsAResponseAndDoesNotHang() throws {
         try forEachTransport {
             // The built-in route answers 401 with `WWW-Authenticate: Basic realm="test"`.
-            let response = try XCTUnwrap(execute(URLRequest(url: server.url("/status/401")), deadline: 5)).get()
+            let response = try XCTUnwrap(
+                execute(URLRequest(url: server.url("/status/401")), timeouts: Timeouts(total: 5))
+            ).get()
             XCTAssertEqual(response.response.statusCode, 401)
             XCTAssertNotNil(response.response.value(forHTTPHeaderField: "WWW-Authenticate"))
         }

@@ -36,6 +36,24 @@ class TransportTestCase: LoopbackTestCase {
         }
     }
 
+    /// Runs one request on the transport itself (no client), waiting (bounded) for its completion.
+    func execute(
+        _ urlRequest: URLRequest, timeouts: Timeouts = Timeouts(total: 10), limit: Int = 1 << 26, bodyFile: URL? = nil,
+        download: DownloadTarget? = nil, progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) -> Result<TransportResponse, TransportError>? {
+        let done = expectation(description: "transport completion")
+        let box = Locked<Result<TransportResponse, TransportError>?>(nil)
+        let request = TransportRequest(
+            urlRequest: urlRequest, timeouts: timeouts, maximumResponseSize: limit, bodyFile: bodyFile,
+            download: download, onProgress: progress)
+        _ = transport.execute(request) { result in
+            box.value = result
+            done.fulfill()
+        }
+        wait(for: [done], timeout: 30)
+        return box.value
+    }
+
     #if canImport(FoundationNetworking)
     override func recordFailure(
         withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool

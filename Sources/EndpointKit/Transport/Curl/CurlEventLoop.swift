@@ -143,7 +143,9 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
             if mayWait {
                 // Marked as waiting under the lock with nothing left to do: a post from now on
                 // wakes this poll (a curl_multi_wakeup is remembered until the next poll).
-                _ = ek_curl_multi_poll(multi, 1000)
+                // While transfers run, a quarter second at most: libcurl's progress callback, which
+                // enforces the idle limit, then runs that often on a silent connection.
+                _ = ek_curl_multi_poll(multi, active.isEmpty ? 1000 : 250)
                 inbox.withLock { $0.isWaiting = false }
             }
             let work = inbox.withLock { inbox in

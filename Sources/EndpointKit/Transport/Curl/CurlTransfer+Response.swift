@@ -32,6 +32,7 @@ extension CurlTransfer {
                 }
             }
             let response = try makeResponse()
+            lastActivity = DispatchTime.now().uptimeNanoseconds
             try writer.begin(response)
             self.response = response
             progress.bytesReceived = writer.received
@@ -67,12 +68,25 @@ extension CurlTransfer {
         upload?.read(into: buffer) ?? 0
     }
 
-    /// Transfer-info callback: upload progress (download progress is reported as bytes are written).
-    func reportSent(_ sent: Int64, of total: Int64) {
-        guard sent > progress.bytesSent, let onProgress else { return }
-        progress.bytesSent = sent
-        progress.totalBytesToSend = total > 0 ? total : nil
-        onProgress(progress)
+    /// Transfer-info callback, called by libcurl as bytes move and about once a second when they
+    /// do not: the idle limit (a stall detector driven by libcurl's byte counters) and upload
+    /// progress (download progress is reported as bytes are written).
+    /// - Returns: Non-zero to abort the transfer (the idle limit ran out).
+    func progressed(received: Int64, sent: Int64, of totalToSend: Int64) -> Int32 {
+        let now = DispatchTime.now().uptimeNanoseconds
+        if received != lastCounts.received || sent != lastCounts.sent {
+            lastCounts = (received, sent)
+            lastActivity = now
+        } else if idleLimit > 0, now &- lastActivity >= idleLimit, receiveFailure == nil {
+            receiveFailure = .timedOut(.idle, after: timeouts.idleLimit, url: url)
+            return 1
+        }
+        if sent > progress.bytesSent, let onProgress {
+            progress.bytesSent = sent
+            progress.totalBytesToSend = totalToSend > 0 ? totalToSend : nil
+            onProgress(progress)
+        }
+        return 0
     }
 
     /// Decides what comes after libcurl reported `code` for the current hop.
@@ -80,6 +94,7 @@ extension CurlTransfer {
         if let redirectStep { return redirectStep }
         if let receiveFailure { return .finish(.failure(receiveFailure)) }
         guard code == 0 else {
+            if code == 28 { return .finish(.failure(timeoutError())) }
             if code == 63 {  // CURLE_FILESIZE_EXCEEDED: a Content-Length over the cap.
                 return .finish(
                     .failure(
@@ -99,6 +114,15 @@ extension CurlTransfer {
         } catch {
             return .finish(.failure(error))
         }
+    }
+
+    /// Which of libcurl's two timers ended the hop (the idle limit is this transfer's own): the
+    /// total deadline once it has passed, otherwise the connect limit.
+    private func timeoutError() -> TransportError {
+        if let deadline, DispatchTime.now().uptimeNanoseconds + 50_000_000 >= deadline {
+            return .timedOut(.total, after: timeouts.totalLimit, url: url)
+        }
+        return .timedOut(.connect, after: timeouts.connectLimit, url: url)
     }
 
     /// The response made when the head ended, or made now (a head libcurl ended without a body).

@@ -15,11 +15,10 @@ extension CurlTransfer {
             return TransportError(.unsupportedURL, message: "The request has no URL.")
         }
         var remaining = Int.max
+        let now = DispatchTime.now().uptimeNanoseconds
+        lastActivity = now
         if let deadline {
-            let now = DispatchTime.now().uptimeNanoseconds
-            guard deadline > now else {
-                return TransportError(.timedOut, message: "The request did not finish within its deadline.")
-            }
+            guard deadline > now else { return .timedOut(.total, after: timeouts.totalLimit, url: url) }
             remaining = max(1, Int((deadline - now) / 1_000_000))
         }
         var options = CurlOptionSetter(easy: easy)
@@ -69,14 +68,15 @@ extension CurlTransfer {
             let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
             return transfer.receive(headerLine: UnsafeRawBufferPointer(start: data, count: size * count))
         }
-        // Download progress is reported as bytes are written; libcurl's counter serves uploads.
-        guard onProgress != nil, requestBody.hasBytes else { return }
+        // libcurl's counters drive the idle limit and upload progress (download progress is
+        // reported as bytes are written).
+        guard idleLimit > 0 || (onProgress != nil && requestBody.hasBytes) else { return }
         options.set(CurlOption.noProgress, 0)
         options.set(CurlOption.progressData, context)
-        options.setProgressCallback { context, _, _, uploadTotal, uploadNow in
+        options.setProgressCallback { context, _, downloadNow, uploadTotal, uploadNow in
             guard let context else { return 0 }
-            Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue().reportSent(uploadNow, of: uploadTotal)
-            return 0
+            let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+            return transfer.progressed(received: downloadNow, sent: uploadNow, of: uploadTotal)
         }
     }
 
@@ -167,6 +167,7 @@ extension CurlTransfer {
         if !hasContentType, requestBody.hasBytes { list = ek_curl_slist_append(list, "Content-Type:") }
         headerList = list
         options.set(CurlOption.httpHeader, UnsafeRawPointer(list))
+        return nil
     }
 }
 #endif

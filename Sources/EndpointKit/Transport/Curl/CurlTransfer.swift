@@ -33,8 +33,16 @@ final class CurlTransfer: TransportTask, @unchecked Sendable {
     /// The URL of the current hop, read once: `URLRequest.url` copies it out of its storage.
     private(set) var url: URL?
     var headerList: UnsafeMutableRawPointer?
-    /// The deadline in `DispatchTime` nanoseconds, if any.
+    /// The request's limits.
+    let timeouts: Timeouts
+    /// The total deadline in `DispatchTime` nanoseconds, if any.
     let deadline: UInt64?
+    /// The idle limit in nanoseconds; 0 for none.
+    let idleLimit: UInt64
+    /// When a byte was last sent or received (or the hop started), in `DispatchTime` nanoseconds.
+    var lastActivity: UInt64 = 0
+    /// libcurl's byte counters at the last progress callback, to notice movement.
+    var lastCounts: (received: Int64, sent: Int64) = (0, 0)
     let limit: Int
     let redirectPolicy: RedirectPolicy
     let download: DownloadTarget?
@@ -81,12 +89,19 @@ final class CurlTransfer: TransportTask, @unchecked Sendable {
         download = request.download
         onProgress = request.onProgress
         writer = ResponseBodyWriter(limit: request.maximumResponseSize, download: request.download)
-        deadline = request.deadline.map { DispatchTime.now().uptimeNanoseconds + UInt64(max(0, min($0, 1e9)) * 1e9) }
+        timeouts = request.timeouts
+        deadline = request.timeouts.totalLimit.map {
+            DispatchTime.now().uptimeNanoseconds + Self.nanoseconds($0)
+        }
+        idleLimit = request.timeouts.idleLimit.map(Self.nanoseconds) ?? 0
         self.completion = completion
         self.loop = loop
     }
 
     deinit { release() }
+
+    /// `seconds` as nanoseconds, capped at about 30 years.
+    static func nanoseconds(_ seconds: TimeInterval) -> UInt64 { UInt64(max(0, min(seconds, 1e9)) * 1e9) }
 
     /// Cancels the transfer: completes with `cancelled` now; the loop removes the handle next.
     func cancel() {
@@ -131,6 +146,7 @@ final class CurlTransfer: TransportTask, @unchecked Sendable {
         head = CurlResponseHead()
         response = nil
         redirectStep = nil
+        lastCounts = (0, 0)
         writer = ResponseBodyWriter(limit: limit, download: download)
         ek_curl_easy_reset(easy)
         ek_curl_slist_free_all(headerList)

@@ -9,7 +9,8 @@ import FoundationNetworking
 ///
 /// What it adds over ``URLSessionTransport`` on Linux:
 /// - every ``ServerTrustPolicy``: custom roots, pinned certificates, pinned public keys;
-/// - a true total deadline (`CURLOPT_TIMEOUT_MS`) and a connect timeout;
+/// - every limit of ``Timeouts``: a connect timeout, an idle timeout driven by libcurl's byte
+///   counters, and a true total deadline (`CURLOPT_TIMEOUT_MS`);
 /// - redirects followed here under the request's ``RedirectPolicy`` (307/308 resend their body,
 ///   also a body streamed from a file);
 /// - uploads streamed from a file, downloads written to a file (resumed `206`s appended), progress;
@@ -31,9 +32,6 @@ public final class CurlTransport: Transport {
     public struct Configuration: Sendable {
         /// How servers' certificates are checked. ``ServerTrustPolicy/system`` by default.
         public var serverTrustPolicy: ServerTrustPolicy
-        /// The longest wait for a connection (DNS, TCP and TLS), in seconds; the request's total
-        /// deadline still applies. 30 by default.
-        public var connectTimeout: TimeInterval
         /// The `User-Agent` sent when a request has none, as URLSession sends one. `nil` (the
         /// default) sends `<process name> EndpointKit libcurl/<version>`; an empty string, or one
         /// with CR or LF, sends none.
@@ -49,7 +47,6 @@ public final class CurlTransport: Transport {
         ///   by default.
         public init(serverTrustPolicy: ServerTrustPolicy = .system) {
             self.serverTrustPolicy = serverTrustPolicy
-            connectTimeout = 30
             cookieStorage = .shared
         }
     }
@@ -57,7 +54,6 @@ public final class CurlTransport: Transport {
     /// What every transfer of this transport is configured with.
     struct Settings: Sendable {
         let trust: CurlTrustOptions
-        let connectTimeoutMilliseconds: Int
         let cookieStorage: HTTPCookieStorage?
         /// Header lines added when the request lacks that header (name lowercased, line).
         let defaultHeaders: [(name: String, line: String)]
@@ -76,7 +72,6 @@ public final class CurlTransport: Transport {
         self.configuration = configuration
         settings = Settings(
             trust: try CurlTrustOptions(configuration.serverTrustPolicy),
-            connectTimeoutMilliseconds: Int(max(0.001, min(configuration.connectTimeout, 86_400)) * 1000),
             cookieStorage: configuration.cookieStorage,
             defaultHeaders: Self.defaultHeaders(userAgent: configuration.userAgent))
         loop = try CurlEventLoop()
@@ -123,7 +118,7 @@ public final class CurlTransport: Transport {
     public var activeTransferCount: Int { loop.liveTransferCount }
 
     /// Starts a transfer; see ``Transport/execute(_:completion:)``. Honours every field of the
-    /// request: deadline, size cap, body file, download target, progress and redirect policy
+    /// request: timeouts, size cap, body file, download target, progress and redirect policy
     /// (`priority` is not used: libcurl has no priority between transfers).
     public func execute(
         _ request: TransportRequest, completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
