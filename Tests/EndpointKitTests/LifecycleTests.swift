@@ -136,9 +136,14 @@ final class LifecycleTests: LoopbackTestCase {
         XCTAssertEqual(result.value?.name, "after")
         XCTAssertLessThan(Date().timeIntervalSince(started), 30, "Retry-After: 0 replaced the 60 s backoff")
 
+        // Longer than maximumDelay: not retried at all. A short backoff and cap here mean that a
+        // retry, if one were wrongly made, would reach the server within the test, not a minute on.
         server.route("/item") { _ in .response(status: 503, headers: [("Retry-After", "3600")], body: Data()) }
-        let refused = await client.send(GetItem())
+        let impatient = makeClient { $0.retryPolicy = RetryPolicy(maxRetries: 1, baseDelay: 0.01, maximumDelay: 1) }
+        let before = server.requestCount
+        let refused = await impatient.send(GetItem())
         XCTAssertEqual(refused.serverFailure?.statusCode, 503)
+        XCTAssertEqual(server.requestCount - before, 1, "Retry-After: 3600 is over maximumDelay: no retry")
     }
 
     func testThatRetryAfterParsingIgnoresPastAndGarbage() {
