@@ -102,6 +102,37 @@ final class LifecycleTests: LoopbackTestCase {
         XCTAssertEqual(server.requestCount, 2)
     }
 
+    func testThatAPOSTIsRetriedOnceRetryableMethodsIncludesIt() async {
+        struct PlaceOrder: APIRequest {
+            typealias Response = Item
+            var method: HTTPMethod { .post }
+            var path: RequestPath { "/orders" }
+            var parameters: RequestParameters { .json(["name": "order"]) }
+        }
+        /// A route that answers 503 to its first request and succeeds after; counts requests by body.
+        func failOnceThenSucceed() -> Counter {
+            let attempts = Counter()
+            server.route("/orders") { request in
+                attempts.increment(String(decoding: request.body, as: UTF8.self))
+                return attempts.total == 1 ? .status(503) : .json(["id": 9, "name": "placed"])
+            }
+            return attempts
+        }
+        var policy = RetryPolicy(maxRetries: 2, baseDelay: 0.01)
+
+        let byDefault = failOnceThenSucceed()
+        let refused = await makeClient { $0.retryPolicy = policy }.send(PlaceOrder())
+        XCTAssertEqual(refused.serverFailure?.statusCode, 503)
+        XCTAssertEqual(byDefault.total, 1, "POST is not in the default retryableMethods")
+
+        policy.retryableMethods.insert(.post)
+        let retried = failOnceThenSucceed()
+        let result = await makeClient { $0.retryPolicy = policy }.send(PlaceOrder())
+        XCTAssertEqual(result.value, Item(id: 9, name: "placed"))
+        XCTAssertEqual(retried.total, 2)
+        XCTAssertEqual(retried.value(#"{"name":"order"}"#), 2, "the retry sends the body again")
+    }
+
     func testThatARequestCanOptOutOfTheClientPolicy() async {
         struct NoRetry: APIRequest {
             typealias Response = Item
