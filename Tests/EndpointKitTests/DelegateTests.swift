@@ -89,6 +89,37 @@ final class DelegateTests: LoopbackTestCase {
     }
 
     @MainActor
+    func testThatStopCompletesTheRunningSendOnceAsCancelled() async {
+        server.route("/items/*") { _ in .stall }
+        let controller = Controller()
+        let told = expectation(description: "delegate told")
+        controller.onEvent = { told.fulfill() }
+        let request = ItemRequest(itemID: 4)
+        request.delegate = controller
+        let completed = expectation(description: "completion")
+        let results = ResultBox<Item>()
+        request.start(with: client) { result in
+            results.append(result)
+            completed.fulfill()
+        }
+        XCTAssertTrue(server.waitForRequestCount(atLeast: 1, timeout: 5))
+        XCTAssertTrue(request.isExecuting)
+
+        request.stop()
+        await fulfillment(of: [completed, told], timeout: 5)
+        request.stop()  // nothing left to stop
+        // A second delivery, if there were one, would come through these queues: let it arrive.
+        let drained = expectation(description: "callback and main queues drained")
+        client.configuration.callbackQueue.async { DispatchQueue.main.async { drained.fulfill() } }
+        await fulfillment(of: [drained], timeout: 5)
+        XCTAssertEqual(results.results.map(\.transportReason), [.cancelled])
+        XCTAssertEqual(controller.events, ["transport:cancelled"])
+        XCTAssertFalse(request.isExecuting)
+        XCTAssertTrue(client.inFlightRequests.isEmpty)
+        XCTAssertTrue(server.waitForOpenConnectionCount(atMost: 0, timeout: 5), "the transfer was cancelled too")
+    }
+
+    @MainActor
     func testThatRestartingWhileRunningCancelsThePreviousSend() async {
         server.route("/items/*") { _ in .delayed(0.3, .json(["id": 3, "name": "x"])) }
         let request = ItemRequest(itemID: 3)
