@@ -80,6 +80,16 @@ final class DeliveryTests: LoopbackTestCase {
         XCTAssertEqual(echo.form, ["user": "ada lovelace", "n": "2"])
     }
 
+    func testThatDELETESendsMethodDependentParametersInTheQuery() async throws {
+        let echo = try await client.value(
+            for: EchoRequest(method: .delete, parameters: ["id": 7, "reason": "spam report"]))
+        XCTAssertEqual(echo.method, "DELETE")
+        XCTAssertEqual(echo.query, [["id", "7"], ["reason", "spam report"]])
+        XCTAssertNil(echo.form)
+        XCTAssertEqual(echo.body, "")
+        XCTAssertNil(echo.headers["content-type"])
+    }
+
     func testThatEveryMethodIsSent() async throws {
         for method: HTTPMethod in [.get, .post, .put, .delete, .patch, .options, "PROPFIND"] {
             let echo = try await client.value(for: EchoRequest(method: method))
