@@ -90,6 +90,18 @@ final class DeliveryTests: LoopbackTestCase {
         XCTAssertNil(echo.headers["content-type"])
     }
 
+    func testThatATopLevelJSONArrayBodyArrivesIntact() async throws {
+        let literal = try await client.value(
+            for: EchoRequest(method: .post, parameters: .json([1, "two", ["three": 3], [4.5, nil, true], []])))
+        XCTAssertEqual(literal.json, [1, "two", ["three": 3], [4.5, nil, true], []])
+        XCTAssertEqual(literal.headers["content-type"], "application/json")
+
+        let items = [Item(id: 1, name: "a"), Item(id: 2, name: "b")]
+        let encoded = try await client.value(for: EchoRequest(method: .put, parameters: .json(items)))
+        XCTAssertEqual(encoded.json, [["id": 1, "name": "a"], ["id": 2, "name": "b"]])
+        XCTAssertEqual(try JSONDecoder().decode([Item].self, from: Data((encoded.body ?? "").utf8)), items)
+    }
+
     func testThatEveryMethodIsSent() async throws {
         for method: HTTPMethod in [.get, .post, .put, .delete, .patch, .options, "PROPFIND"] {
             let echo = try await client.value(for: EchoRequest(method: method))
