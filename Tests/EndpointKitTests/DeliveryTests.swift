@@ -7,7 +7,7 @@ import XCTest
 import FoundationNetworking
 #endif
 
-/// Closure, delegate and async delivery; exactly-once under cancel and timeout.
+/// What the server receives; closure, delegate and async delivery; exactly-once under cancel and timeout.
 final class DeliveryTests: LoopbackTestCase {
     func testThatClosuresRunOnTheCallbackQueue() {
         let queue = DispatchQueue(label: "custom.callbacks")
