@@ -90,6 +90,15 @@ final class DeliveryTests: LoopbackTestCase {
         XCTAssertNil(echo.headers["content-type"])
     }
 
+    func testThatAQueryInTheBaseURLReachesTheServerFirst() async throws {
+        let client = makeClient {
+            $0.baseURL = URL(string: "\(self.server.baseURL.absoluteString)/?key=1")
+            $0.commonParameters = ["app": "ios"]
+        }
+        let echo = try await client.value(for: EchoRequest(parameters: .query(["q": "x"])))
+        XCTAssertEqual(echo.query, [["key", "1"], ["app", "ios"], ["q", "x"]])
+    }
+
     func testThatATopLevelJSONArrayBodyArrivesIntact() async throws {
         let literal = try await client.value(
             for: EchoRequest(method: .post, parameters: .json([1, "two", ["three": 3], [4.5, nil, true], []])))
