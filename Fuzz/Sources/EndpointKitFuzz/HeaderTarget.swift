@@ -52,8 +52,10 @@ enum HeaderTarget {
             _ = built.curlCommand()
         } catch {
             expect(!valid, "valid headers were rejected: \(error) \(headers)")
-            guard case .invalidHeader = error else {
-                return expect(false, "unexpected error \(error)")
+            switch error {
+            case .invalidHeader: break  // a name that is not a token
+            case .controlCharacter(let component) where component.hasPrefix("header "): break  // CR, LF or NUL in a value
+            default: return expect(false, "unexpected error \(error)")
             }
         }
     }

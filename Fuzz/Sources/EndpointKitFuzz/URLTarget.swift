@@ -10,7 +10,8 @@ import FoundationNetworking
 ///
 /// Properties: a built URL is printable ASCII without spaces; interpolated values and segments
 /// come back unchanged from the URL's path and can neither add nor remove a segment; query
-/// names and values come back unchanged in order; redaction replaces exactly the secret values.
+/// names and values come back unchanged in order, after the base URL's own query; redaction
+/// replaces exactly the secret values.
 enum URLTarget {
     private static let bases = [
         "https://fuzz.example", "https://fuzz.example/api/v1/", "http://127.0.0.1:8080/base?x=1#f",
@@ -92,16 +93,20 @@ enum URLTarget {
             expect(!own.contains { $0 == "." || $0 == ".." }, "a dot segment in \(pathText)")
         }
         if pathMode != 4, baseChoice < bases.count {
-            let expected = query.pairs(arrayEncoding: encoding)
-            let actual = (components.percentEncodedQueryItems ?? []).map {
-                ($0.name.removingPercentEncoding ?? "\u{0}", $0.value?.removingPercentEncoding ?? "\u{0}")
-            }
+            let expected = decodedItems(of: base) + query.pairs(arrayEncoding: encoding)
+            let actual = decodedItems(of: url)
             expect(
                 actual.count == expected.count
                     && zip(actual, expected).allSatisfy { $0.0 == $1.name && $0.1 == $1.value },
                 "query \(expected) became \(components.percentEncodedQuery ?? "nil")")
             checkRedaction(url, expected: expected)
         }
+    }
+
+    /// The query items of `url`, percent-decoded, in order (the base URL's come first in a built one).
+    private static func decodedItems(of url: URL) -> [(name: String, value: String)] {
+        let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQueryItems ?? []
+        return items.map { ($0.name.removingPercentEncoding ?? "\u{0}", $0.value?.removingPercentEncoding ?? "\u{0}") }
     }
 
     /// Whether text holds CR, LF or NUL, raw or percent-encoded (what the builder must refuse).

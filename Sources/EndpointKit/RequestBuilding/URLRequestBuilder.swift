@@ -108,10 +108,11 @@ struct URLRequestBuilder: Sendable {
             string += encodedPath
         }
         var encodedQuery = query.percentEncoded(arrayEncoding: configuration.arrayEncoding)
+        // Values are checked; the base URL is configuration, trusted like its path.
+        guard !Self.holdsEncodedControlCharacter(encodedQuery) else { throw .controlCharacter(component: "query") }
         if !baseQuery.isEmpty {
             encodedQuery = encodedQuery.isEmpty ? String(baseQuery) : baseQuery + "&" + encodedQuery
         }
-        guard !Self.holdsEncodedControlCharacter(encodedQuery) else { throw .controlCharacter(component: "query") }
         if !encodedQuery.isEmpty { string += "?" + encodedQuery }
         guard let url = URL(string: string), url.scheme != nil, url.host != nil else { throw .invalidURL(string) }
         return url
