@@ -9,7 +9,6 @@ let package = Package(
         .library(name: "EndpointKitTesting", targets: ["EndpointKitTesting"]),
         .library(name: "EndpointKitXML", targets: ["EndpointKitXML"]),
         .executable(name: "endpointkit-demo", targets: ["EndpointKitDemo"]),
-        .executable(name: "endpointkit-bench", targets: ["EndpointKitBench"]),
     ],
     targets: [
         // Declarations of the libcurl API that CurlTransport uses; libcurl.so.4 is loaded at run time.
@@ -21,20 +20,12 @@ let package = Package(
         .target(name: "EndpointKitTesting", dependencies: ["EndpointKit"]),
         // XML responses; a separate product so only apps that need it link libxml2 on Linux.
         .target(name: "EndpointKitXML", dependencies: ["EndpointKit"]),
-        // Loopback HTTP/1.1 server used by the tests and the demo; not part of any library product.
+        // Loopback HTTP/1.1 server used by the tests and the demo (and, through a symbolic link, by
+        // the benchmark package in Bench/); not part of any library product.
         .target(name: "EndpointKitTestServer"),
         .executableTarget(
             name: "EndpointKitDemo",
             dependencies: ["EndpointKit", "EndpointKitTesting", "EndpointKitTestServer"]
-        ),
-        // `swift run -c release endpointkit-bench`: EndpointKit against hand-written baselines.
-        .executableTarget(
-            name: "EndpointKitBench",
-            dependencies: [
-                "EndpointKit", "EndpointKitTestServer",
-                // For the bare libcurl reference (BareCurlClient), the floor under EndpointKit+libcurl.
-                .target(name: "CCurlShim", condition: .when(platforms: [.linux])),
-            ]
         ),
         .testTarget(
             name: "EndpointKitTests",
@@ -53,8 +44,6 @@ let package = Package(
             dependencies: ["EndpointKit", "EndpointKitTesting", "EndpointKitTestServer"],
             exclude: ["Fixtures"]
         ),
-        // Depends on the executable so `swift build --build-tests` builds the binary it runs.
-        .testTarget(name: "EndpointKitBenchTests", dependencies: ["EndpointKitBench"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -53,8 +53,9 @@ enum HeaderTarget {
         } catch {
             expect(!valid, "valid headers were rejected: \(error) \(headers)")
             switch error {
-            case .invalidHeader: break  // a name that is not a token
-            case .controlCharacter(let component) where component.hasPrefix("header "): break  // CR, LF or NUL in a value
+            // A name that is not a token; CR, LF or NUL in a value.
+            case .invalidHeader: break
+            case .controlCharacter(let component) where component.hasPrefix("header "): break
             default: return expect(false, "unexpected error \(error)")
             }
         }

@@ -1,4 +1,4 @@
-import EndpointKitTestServer
+import BenchTestServer
 import Foundation
 
 /// The soak's own routes on the test server; the faults are the server's built-in `/fault/...`

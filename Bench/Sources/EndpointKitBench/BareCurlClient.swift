@@ -1,5 +1,5 @@
-#if canImport(CCurlShim)
-import CCurlShim
+#if canImport(CCurlShimAPI)
+import CCurlShimAPI
 import Foundation
 
 /// libcurl driven from Swift with nothing else: the floor under EndpointKit+libcurl in scenarios 1

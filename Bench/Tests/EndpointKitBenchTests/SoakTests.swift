@@ -1,4 +1,4 @@
-import EndpointKitTestServer
+import BenchTestServer
 import Foundation
 import XCTest
 

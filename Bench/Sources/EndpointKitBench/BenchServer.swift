@@ -1,4 +1,4 @@
-import EndpointKitTestServer
+import BenchTestServer
 import Foundation
 
 /// The child-process side of `--serve`: the project's loopback test server with the benchmark's

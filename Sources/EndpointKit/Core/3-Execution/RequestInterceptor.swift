@@ -41,27 +41,3 @@ public enum RetryDecision: Sendable, Hashable {
     /// Leave the decision to the next interceptor, then the retry policy.
     case doNotRetry
 }
-
-/// An interceptor made from a closure that adapts requests, for example to add a header whose
-/// value can change while the app runs (a reloadable token).
-///
-/// ```swift
-/// $0.interceptors = [RequestAdapter { request, _ in
-///     var request = request
-///     request.setValue(TokenStore.shared.token, forHTTPHeaderField: "X-Token")
-///     return request
-/// }]
-/// ```
-public struct RequestAdapter: RequestInterceptor {
-    private let adaptation: @Sendable (URLRequest, RequestContext) async throws -> URLRequest
-
-    /// Creates an adapter.
-    public init(_ adaptation: @escaping @Sendable (URLRequest, RequestContext) async throws -> URLRequest) {
-        self.adaptation = adaptation
-    }
-
-    /// Applies the closure.
-    public func adapt(_ request: URLRequest, context: RequestContext) async throws -> URLRequest {
-        try await adaptation(request, context)
-    }
-}

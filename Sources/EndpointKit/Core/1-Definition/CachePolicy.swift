@@ -80,17 +80,3 @@ public struct CachePolicy: Sendable, Hashable {
         return policy
     }()
 }
-
-/// Where a response came from.
-public enum ResponseSource: Sendable, Hashable {
-    /// The network.
-    case network
-    /// The cache, stored `age` seconds ago; `isStale` when past its freshness lifetime (served
-    /// offline or by ``CachePolicy/Mode/cacheThenRefresh``).
-    case cache(age: TimeInterval, isStale: Bool)
-    /// The cache, confirmed unchanged by the server (`304 Not Modified`).
-    case revalidated
-
-    /// Whether the body came from the cache.
-    public var isCached: Bool { self != .network }
-}
