@@ -92,7 +92,7 @@ final class AuthenticationTests: LoopbackTestCase {
         let token = Locked("t1")
         let client = makeClient {
             $0.interceptors = [
-                RequestAdapter { request, _ in
+                Adapter { request, _ in
                     var request = request
                     request.setValue(token.value, forHTTPHeaderField: "X-Token")
                     return request
@@ -107,7 +107,7 @@ final class AuthenticationTests: LoopbackTestCase {
 
     func testThatAThrowingInterceptorFailsTheRequestAsNotBuilt() async {
         let client = makeClient {
-            $0.interceptors = [RequestAdapter { _, _ in throw CocoaError(.userCancelled) }]
+            $0.interceptors = [Adapter { _, _ in throw CocoaError(.userCancelled) }]
         }
         let result = await client.send(EchoRequest())
         XCTAssertEqual(result.transportReason, .requestBuildFailed)
@@ -117,7 +117,7 @@ final class AuthenticationTests: LoopbackTestCase {
     func testThatAnInterceptorThatNeverReturnsIsBoundedByTheTimeout() async {
         let client = makeClient {
             $0.interceptors = [
-                RequestAdapter { request, _ in
+                Adapter { request, _ in
                     try await Task.sleep(nanoseconds: 60_000_000_000)
                     return request
                 }

@@ -184,14 +184,19 @@ final class CacheTests: LoopbackTestCase {
             return next
         }
         _ = await client.send(Cached())
-        var seen: [String] = []
-        for await result in client.results(for: Cached()) {
-            seen.append(
-                "\(result.value?.name ?? "-"):\(result.metadata?.source.isCached == true ? "cache" : "network")")
+        let seen = Locked<[String]>([])
+        let done = expectation(description: "the network's answer")
+        let describe: @Sendable (APIResult<Item>) -> String = { result in
+            "\(result.value?.name ?? "-"):\(result.metadata?.source.isCached == true ? "cache" : "network")"
         }
-        XCTAssertEqual(seen, ["first:cache", "second:network"])
-        let swr = await client.send(Cached(cachePolicy: CachePolicy(mode: .cacheThenRefresh)))
-        XCTAssertEqual(source(swr).map(\.isCached), true)
+        client.send(
+            Cached(), cached: { result in seen.withLock { $0.append(describe(result)) } },
+            completion: { result in
+                seen.withLock { $0.append(describe(result)) }
+                done.fulfill()
+            })
+        await fulfillment(of: [done], timeout: 10)
+        XCTAssertEqual(seen.value, ["first:cache", "second:network"])
     }
 
     func testThatInvalidationRemovesOneKeyAPrefixATagOrAll() async {

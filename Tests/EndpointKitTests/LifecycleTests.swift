@@ -74,7 +74,7 @@ final class LifecycleTests: LoopbackTestCase {
         }
         let recorder = AttemptRecorder()
         let client = makeClient {
-            $0.retryPolicy = RetryPolicy(maxRetries: 3, baseDelay: 0.01)
+            $0.retrier = RetryPolicy(maxRetries: 3, baseDelay: 0.01)
             $0.plugins = [recorder]
         }
         let result = await client.send(GetItem())
@@ -87,16 +87,53 @@ final class LifecycleTests: LoopbackTestCase {
 
     func testThatRetriesStopAtTheLimitWithTheLastFailure() async {
         server.route("/item") { _ in .status(500) }
-        let client = makeClient { $0.retryPolicy = RetryPolicy(maxRetries: 2, baseDelay: 0.01) }
+        let client = makeClient { $0.retrier = RetryPolicy(maxRetries: 2, baseDelay: 0.01) }
         let result = await client.send(GetItem())
         XCTAssertEqual(result.serverFailure?.statusCode, 500)
         XCTAssertEqual(server.requestCount, 3)
     }
 
+    /// A retrier made from a closure, for the decision-order tests.
+    struct DecidingInterceptor: RequestInterceptor {
+        let decide: @Sendable (RequestContext) -> RetryDecision
+
+        func retry(
+            _ request: URLRequest, failedWith failure: APIFailure, context: RequestContext
+        ) async -> RetryDecision {
+            decide(context)
+        }
+    }
+
+    func testThatTheRetryDecisionOfAnInterceptorComesBeforeThePolicy() async {
+        server.route("/item") { _ in .status(503) }
+        let policy = RetryPolicy(maxRetries: 3, baseDelay: 0.01)
+        // `.stop` ends the retries the policy would make.
+        let stopping = makeClient {
+            $0.interceptors = [DecidingInterceptor { _ in .stop }]
+            $0.retrier = policy
+        }
+        _ = await stopping.send(GetItem())
+        XCTAssertEqual(server.requestCount, 1, "stop wins over the policy")
+        // No opinion leaves the decision to the policy (1 + 3 retries).
+        let silent = makeClient {
+            $0.interceptors = [DecidingInterceptor { _ in .noOpinion }]
+            $0.retrier = policy
+        }
+        _ = await silent.send(GetItem())
+        XCTAssertEqual(server.requestCount, 1 + 4, "the policy decides")
+        // An interceptor's own retries run without any policy, here up to its third attempt.
+        let own = makeClient {
+            $0.interceptors = [DecidingInterceptor { $0.attempt < 3 ? .retry(after: 0.01) : .noOpinion }]
+        }
+        let result = await own.send(GetItem())
+        XCTAssertEqual(result.serverFailure?.statusCode, 503)
+        XCTAssertEqual(server.requestCount, 5 + 3)
+    }
+
     func testThatNonIdempotentMethodsAndOtherStatusesAreNotRetriedByDefault() async {
         server.route("/echo") { _ in .status(503) }
         server.route("/item") { _ in .status(404) }
-        let client = makeClient { $0.retryPolicy = RetryPolicy(maxRetries: 3, baseDelay: 0.01) }
+        let client = makeClient { $0.retrier = RetryPolicy(maxRetries: 3, baseDelay: 0.01) }
         _ = await client.send(EchoRequest(method: .post))
         _ = await client.send(GetItem())
         XCTAssertEqual(server.requestCount, 2)
@@ -121,13 +158,13 @@ final class LifecycleTests: LoopbackTestCase {
         var policy = RetryPolicy(maxRetries: 2, baseDelay: 0.01)
 
         let byDefault = failOnceThenSucceed()
-        let refused = await makeClient { $0.retryPolicy = policy }.send(PlaceOrder())
+        let refused = await makeClient { $0.retrier = policy }.send(PlaceOrder())
         XCTAssertEqual(refused.serverFailure?.statusCode, 503)
         XCTAssertEqual(byDefault.total, 1, "POST is not in the default retryableMethods")
 
         policy.retryableMethods.insert(.post)
         let retried = failOnceThenSucceed()
-        let result = await makeClient { $0.retryPolicy = policy }.send(PlaceOrder())
+        let result = await makeClient { $0.retrier = policy }.send(PlaceOrder())
         XCTAssertEqual(result.value, Item(id: 9, name: "placed"))
         XCTAssertEqual(retried.total, 2)
         XCTAssertEqual(retried.value(#"{"name":"order"}"#), 2, "the retry sends the body again")
@@ -137,17 +174,17 @@ final class LifecycleTests: LoopbackTestCase {
         struct NoRetry: APIRequest {
             typealias Response = Item
             var path: RequestPath { "/item" }
-            var retryPolicy: RetryPolicy? { RetryPolicy.none }
+            var retrier: (any RequestRetrier)? { RetryPolicy.none }
         }
         server.route("/item") { _ in .status(503) }
-        let client = makeClient { $0.retryPolicy = RetryPolicy(maxRetries: 3, baseDelay: 0.01) }
+        let client = makeClient { $0.retrier = RetryPolicy(maxRetries: 3, baseDelay: 0.01) }
         _ = await client.send(NoRetry())
         XCTAssertEqual(server.requestCount, 1)
     }
 
     func testThatTimeoutsAreRetried() async {
         server.route("/item") { _ in .stall }
-        let client = makeClient { $0.retryPolicy = RetryPolicy(maxRetries: 1, baseDelay: 0.01) }
+        let client = makeClient { $0.retrier = RetryPolicy(maxRetries: 1, baseDelay: 0.01) }
         let result = await client.send(GetItem(totalTimeout: 0.3))
         XCTAssertEqual(result.transportReason, .timedOut)
         XCTAssertTrue(server.waitForRequestCount(atLeast: 2, timeout: 2))
@@ -161,7 +198,7 @@ final class LifecycleTests: LoopbackTestCase {
                 ? .response(status: 429, headers: [("Retry-After", "0")], body: Data())
                 : .json(["id": 1, "name": "after"])
         }
-        let client = makeClient { $0.retryPolicy = RetryPolicy(maxRetries: 1, baseDelay: 60, maximumDelay: 60) }
+        let client = makeClient { $0.retrier = RetryPolicy(maxRetries: 1, baseDelay: 60, maximumDelay: 60) }
         let started = Date()
         let result = await client.send(GetItem())
         XCTAssertEqual(result.value?.name, "after")
@@ -170,7 +207,7 @@ final class LifecycleTests: LoopbackTestCase {
         // Longer than maximumDelay: not retried at all. A short backoff and cap here mean that a
         // retry, if one were wrongly made, would reach the server within the test, not a minute on.
         server.route("/item") { _ in .response(status: 503, headers: [("Retry-After", "3600")], body: Data()) }
-        let impatient = makeClient { $0.retryPolicy = RetryPolicy(maxRetries: 1, baseDelay: 0.01, maximumDelay: 1) }
+        let impatient = makeClient { $0.retrier = RetryPolicy(maxRetries: 1, baseDelay: 0.01, maximumDelay: 1) }
         let before = server.requestCount
         let refused = await impatient.send(GetItem())
         XCTAssertEqual(refused.serverFailure?.statusCode, 503)
@@ -198,7 +235,7 @@ final class LifecycleTests: LoopbackTestCase {
 
     func testThatCancellingDuringBackoffEndsTheWaitAtOnce() {
         server.route("/item") { _ in .status(503) }
-        let client = makeClient { $0.retryPolicy = RetryPolicy(maxRetries: 3, baseDelay: 30, jitter: 0) }
+        let client = makeClient { $0.retrier = RetryPolicy(maxRetries: 3, baseDelay: 30, jitter: 0) }
         let done = expectation(description: "cancelled")
         let handle = client.send(GetItem()) { result in
             XCTAssertEqual(result.transportReason, .cancelled)

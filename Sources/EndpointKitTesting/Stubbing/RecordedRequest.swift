@@ -33,10 +33,10 @@ public struct RecordedRequest: Sendable, CustomStringConvertible {
     }
 
     /// Records what a transport was asked to send, reading an upload file while it still exists.
-    init(_ request: TransportRequest) {
+    init(_ request: TransportRequest, endpoint: (any APIRequest)?) {
         let captured = CapturedBody(request)
         urlRequest = request.urlRequest
-        endpoint = request.endpoint
+        self.endpoint = endpoint
         bodyFile = request.bodyFile
         body = captured.data ?? Data()
         bodySize = captured.size

@@ -33,7 +33,7 @@ import FoundationNetworking
 /// reported (the whole upload, then the whole response), a download request gets its 2xx body
 /// written to its file (a `206` with a matching `Content-Range` continues a resumed one), and
 /// other bodies are held to the size cap.
-public final class StubTransport: Transport, Sendable {
+public final class StubTransport: EndpointAwareTransport, Sendable {
     /// What happens when more than one stub matches a request.
     public enum Precedence: Sendable, Hashable {
         /// The stub added most recently answers.
@@ -102,11 +102,28 @@ public final class StubTransport: Transport, Sendable {
     }
 
     /// Answers from the matching stub, asynchronously; see ``Transport/execute(_:completion:)``.
+    /// Only stubs that do not look at the endpoint can match (the request has none).
     public func execute(
         _ request: TransportRequest, completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
     ) -> any TransportTask {
+        answer(RecordedRequest(request, endpoint: nil), request, completion)
+    }
+
+    /// Answers from the stub matching the request or its endpoint, asynchronously; what an
+    /// ``APIClient`` calls.
+    public func execute<Request: APIRequest>(
+        _ request: TransportRequest, for endpoint: Request,
+        completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
+    ) -> any TransportTask {
+        answer(RecordedRequest(request, endpoint: endpoint), request, completion)
+    }
+
+    private func answer(
+        _ recorded: RecordedRequest, _ request: TransportRequest,
+        _ completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
+    ) -> any TransportTask {
         let task = CompletionTask(completion)
-        switch registry.resolve(RecordedRequest(request)) {
+        switch registry.resolve(recorded) {
         case .noMatch(let message):
             task.finish(after: 0, timeouts: nil) { .failure(TransportError(.other, message: message)) }
         case .answer(let response):

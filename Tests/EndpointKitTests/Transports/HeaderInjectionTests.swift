@@ -18,7 +18,7 @@ final class HeaderInjectionTests: TransportTestCase {
             for value in Self.hostileValues {
                 let client = makeClient {
                     $0.interceptors = [
-                        RequestAdapter { request, _ in
+                        Adapter { request, _ in
                             var request = request
                             // `setValue` drops such a value on Linux; this assignment keeps it.
                             request.allHTTPHeaderFields = ["X-Token": value]

@@ -53,13 +53,15 @@ public protocol APIRequest: Sendable {
     /// A label for cancelling groups of requests (``APIClient/cancelRequests(tagged:)``). `nil`
     /// by default.
     var tag: String? { get }
-    /// The retry policy, overriding the client's; ``RetryPolicy/none`` opts out. `nil` by default.
-    var retryPolicy: RetryPolicy? { get }
+    /// Decides retries last for this request, in place of the client's
+    /// ``APIClient/Configuration/retrier``; a policy that never retries opts out. `nil` by default.
+    var retrier: (any RequestRetrier)? { get }
     /// The priority of the transfer. ``RequestPriority/normal`` by default.
     var priority: RequestPriority { get }
-    /// Whether ``ActivityIndicatorPlugin`` counts this request (a HUD flag). `true` by default.
+    /// Whether activity indicators count this request (a HUD flag; see ``RequestContext``).
+    /// `true` by default.
     var showsActivityIndicator: Bool { get }
-    /// How this request uses the client's ``ResponseCache``, overriding the client's default
+    /// How this request uses the client's response cache, overriding the client's default
     /// policy. `nil` by default.
     var cachePolicy: CachePolicy? { get }
     /// Whether this request shares one network call with identical requests in flight (same
@@ -111,7 +113,7 @@ extension APIRequest {
     /// No tag.
     public var tag: String? { nil }
     /// `nil`: the client's retry policy.
-    public var retryPolicy: RetryPolicy? { nil }
+    public var retrier: (any RequestRetrier)? { nil }
     /// ``RequestPriority/normal``.
     public var priority: RequestPriority { .normal }
     /// `true`.

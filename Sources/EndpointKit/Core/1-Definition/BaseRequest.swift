@@ -71,7 +71,7 @@ open class BaseRequest<Response: Sendable>: APIRequest, DelegatingRequest {
     /// The tag for group cancellation. `nil` unless overridden.
     nonisolated open var tag: String? { nil }
     /// The retry policy. `nil` (the client's) unless overridden.
-    nonisolated open var retryPolicy: RetryPolicy? { nil }
+    nonisolated open var retrier: (any RequestRetrier)? { nil }
     /// The priority. ``RequestPriority/normal`` unless overridden.
     nonisolated open var priority: RequestPriority { .normal }
     /// Whether the activity indicator counts this request (YTK's `showHUD`). `true` unless

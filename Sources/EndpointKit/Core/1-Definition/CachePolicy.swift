@@ -1,6 +1,6 @@
 import Foundation
 
-/// How one request uses the client's ``ResponseCache``.
+/// How one request uses the client's response cache (`APIClient.Configuration.cache`).
 ///
 /// ```swift
 /// struct Banners: APIRequest {
@@ -22,12 +22,8 @@ public struct CachePolicy: Sendable, Hashable {
         /// Only the cache, whatever its age; no entry fails with
         /// ``TransportError/Reason/notCached``.
         case cacheOnly
-        /// Any cached response at once, whatever its age, and a refresh from the network in the
-        /// background that updates the cache (stale-while-revalidate). With no entry, the network.
-        /// ``APIClient/send(_:cached:completion:)`` delivers both results.
-        case cacheThenRefresh
         /// Like ``useCache`` but always asks the server, conditionally when an entry has
-        /// validators (the background refresh of ``cacheThenRefresh``).
+        /// validators (the network half of ``APIClient/send(_:cached:completion:)``).
         case useCacheRevalidating
     }
 
@@ -49,7 +45,7 @@ public struct CachePolicy: Sendable, Hashable {
     public var maximumStaleness: TimeInterval?
     /// Methods whose responses are cached. `GET` and `HEAD` by default.
     public var cacheableMethods: Set<HTTPMethod>
-    /// Labels for invalidation with ``ResponseCache/removeAll(tagged:)``.
+    /// Labels for invalidation with the cache's `removeAll(tagged:)`.
     public var tags: Set<String>
 
     /// Creates a policy.

@@ -34,29 +34,21 @@ extension APIClient {
         /// The transport. By default a new one from ``makeDefaultTransport()``: ``CurlTransport`` on
         /// Linux, ``URLSessionTransport`` elsewhere.
         public var transport: any Transport
-        /// When failed requests are sent again, unless a request sets its own policy.
-        /// ``RetryPolicy/none`` by default.
-        public var retryPolicy: RetryPolicy
-        /// Interceptors that adapt every request and decide retries, in order. None by default.
+        /// Decides last whether a failed request is sent again, unless the request has its own
+        /// ``APIRequest/retrier``. `nil` (never retry) by default; usually a retry policy with
+        /// backoff.
+        public var retrier: (any RequestRetrier)?
+        /// Interceptors that adapt every request and decide retries, in order, before the
+        /// ``retrier``. None by default.
         public var interceptors: [any RequestInterceptor]
         /// Plugins that observe every request. None by default.
         public var plugins: [any APIPlugin]
         /// How redirects are followed. ``RedirectPolicy/default`` (10 hops, no https-to-http,
         /// credentials dropped across origins, body kept on 307/308).
         public var redirectPolicy: RedirectPolicy
-        /// The response cache; `nil` (no caching) by default.
-        public var cache: ResponseCache?
-        /// The cache policy of requests that do not set one. ``CachePolicy/default`` by default.
-        public var cachePolicy: CachePolicy
-        /// Watches the network; with ``failsFastWhenOffline`` requests fail at once (or are
-        /// answered from the cache) while it reports no connection. `nil` by default.
-        public var connectivity: ConnectivityMonitor?
-        /// Whether requests fail with ``TransportError/Reason/notConnected`` without trying while
-        /// ``connectivity`` reports no connection. `false` by default.
-        public var failsFastWhenOffline: Bool
-        /// Where resumable downloads keep their partial files until they complete. A folder in the
-        /// temporary directory by default.
-        public var partialDownloadsDirectory: URL
+        /// The settings of the features under Features/ (cache, connectivity, downloads), which
+        /// add their own properties to this type.
+        var features = FeatureSettings()
 
         /// Creates a configuration.
         /// - Parameters:
@@ -75,16 +67,10 @@ extension APIClient {
             validation = .default
             maximumResponseSize = 64 * 1024 * 1024
             self.transport = transport ?? Self.makeDefaultTransport()
-            retryPolicy = .none
+            retrier = nil
             interceptors = []
             plugins = []
             redirectPolicy = .default
-            cache = nil
-            cachePolicy = .default
-            connectivity = nil
-            failsFastWhenOffline = false
-            partialDownloadsDirectory = FileManager.default.temporaryDirectory
-                .appendingPathComponent("EndpointKit-PartialDownloads", isDirectory: true)
         }
     }
 }

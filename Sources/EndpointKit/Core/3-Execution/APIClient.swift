@@ -27,14 +27,18 @@ public final class APIClient: Sendable {
     let builder: URLRequestBuilder
     let processingQueue = DispatchQueue(label: "EndpointKit.APIClient.processing", attributes: .concurrent)
     let registry = RequestRegistry()
-    /// Shares one transfer among identical requests in flight (``APIRequest/coalescesIdenticalRequests``).
-    let coalescer: RequestCoalescer
+    /// Where attempts go: the configured transport.
+    let sender: TransportSender
+    /// The features this client's configuration asks for (Features/), in the order their stages
+    /// run; each gives a send the stage it needs, if any.
+    let features: [any ClientFeature]
 
     /// Creates a client.
     public init(configuration: Configuration) {
         self.configuration = configuration
         builder = URLRequestBuilder(configuration: configuration)
-        coalescer = RequestCoalescer(transport: configuration.transport)
+        sender = TransportSender(configuration.transport)
+        features = configuration.makeFeatures(sender: sender)
     }
 
     /// Creates a client with a base URL, adjusting the rest of the configuration in a closure.
@@ -99,7 +103,7 @@ public final class APIClient: Sendable {
     /// `deliver` returned.
     func perform<Request: APIRequest>(
         _ request: Request, delegate explicitDelegate: (any APIRequestDelegate)?,
-        progress: (@Sendable (TransferProgress) -> Void)?, cacheMode: CachePolicy.Mode? = nil,
+        progress: (@Sendable (TransferProgress) -> Void)?, options: SendOptions = .none,
         processing: (@Sendable (@escaping @Sendable () -> Void) -> Void)? = nil,
         completionQueue: DispatchQueue? = nil,
         deliver: @escaping @Sendable (APIResult<Request.Response>) -> Void
@@ -116,7 +120,7 @@ public final class APIClient: Sendable {
             if onMain { tell() } else { DispatchQueue.main.async(execute: tell) }
         }
         let execution = RequestExecution(
-            client: self, request: request, cacheModeOverride: cacheMode, processing: processing
+            client: self, request: request, options: options, processing: processing
         ) { result in
             guard let completionQueue else {
                 deliver(result)

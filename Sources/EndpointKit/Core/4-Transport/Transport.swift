@@ -28,6 +28,21 @@ public protocol Transport: Sendable {
     ) -> any TransportTask
 }
 
+/// A transport that is also told which endpoint each request was built from: for test doubles
+/// that answer by endpoint (the testing kit's `StubTransport` matches stubs and sample responses
+/// on the endpoint value). HTTP stacks implement ``Transport`` only and never see the endpoint.
+///
+/// ``APIClient`` calls ``execute(_:for:completion:)`` for every request it sends through such a
+/// transport; ``Transport/execute(_:completion:)`` serves callers that have no endpoint.
+public protocol EndpointAwareTransport: Transport {
+    /// Starts a transfer of `request`, built from `endpoint`; the same contract as
+    /// ``Transport/execute(_:completion:)``.
+    func execute<Request: APIRequest>(
+        _ request: TransportRequest, for endpoint: Request,
+        completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
+    ) -> any TransportTask
+}
+
 /// A transfer in progress.
 public protocol TransportTask: Sendable {
     /// Cancels the transfer; the completion reports ``TransportError/Reason/cancelled`` unless it
@@ -54,17 +69,13 @@ public struct TransportRequest: Sendable {
     public var onProgress: (@Sendable (TransferProgress) -> Void)?
     /// How redirects are followed.
     public var redirectPolicy: RedirectPolicy
-    /// The endpoint the request was built from, when an ``APIClient`` sends it; `nil` otherwise.
-    /// Transports send ``urlRequest`` and need not look at it; test doubles match on it.
-    public var endpoint: (any APIRequest)?
 
     /// Creates a transport request.
     public init(
         urlRequest: URLRequest, timeouts: Timeouts = Timeouts(), maximumResponseSize: Int,
         priority: RequestPriority = .normal,
         bodyFile: URL? = nil, download: DownloadTarget? = nil,
-        onProgress: (@Sendable (TransferProgress) -> Void)? = nil, redirectPolicy: RedirectPolicy = .default,
-        endpoint: (any APIRequest)? = nil
+        onProgress: (@Sendable (TransferProgress) -> Void)? = nil, redirectPolicy: RedirectPolicy = .default
     ) {
         self.redirectPolicy = redirectPolicy
         self.urlRequest = urlRequest
@@ -74,7 +85,6 @@ public struct TransportRequest: Sendable {
         self.bodyFile = bodyFile
         self.download = download
         self.onProgress = onProgress
-        self.endpoint = endpoint
     }
 }
 

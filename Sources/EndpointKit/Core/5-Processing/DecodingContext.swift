@@ -24,7 +24,8 @@ public final class DecodingContext {
     public let envelope: any ResponseEnvelope
     /// What the envelope reported; set by ``decodeDefault(_:)``, or by a custom decoder.
     public var envelopeInfo: EnvelopeInfo?
-    /// The file holding the body, for downloads (``DownloadRequest``); ``data`` is then empty.
+    /// The file holding the body, for downloads (a transport ``DownloadTarget``); ``data`` is then
+    /// empty.
     public let fileURL: URL?
 
     /// Creates a context. The client does this; tests of custom decoders may too.

@@ -94,21 +94,21 @@ public final class AuthenticationInterceptor<Credential: Sendable>: RequestInter
     ) async
         -> RetryDecision
     {
-        guard isAuthenticationFailure(failure) else { return .doNotRetry }
+        guard isAuthenticationFailure(failure) else { return .noOpinion }
         // A request already re-sent after an authentication failure is not re-sent again.
-        guard !context.previousFailures.contains(where: isAuthenticationFailure) else { return .doNotRetry }
+        guard !context.previousFailures.contains(where: isAuthenticationFailure) else { return .noOpinion }
         let (credential, running, refreshFailed) = state.withLock {
             ($0.credential, $0.refresh, $0.failedGeneration == $0.generation)
         }
         if running == nil, let credential, !wasSent(request, with: credential) {
-            return .retry  // refreshed since this request was sent: just send it again
+            return .retry(after: 0)  // refreshed since this request was sent: just send it again
         }
-        if running == nil, refreshFailed { return .doNotRetry }
+        if running == nil, refreshFailed { return .noOpinion }
         do {
             _ = try await refresh(rejected: credential)
-            return .retry
+            return .retry(after: 0)
         } catch {
-            return .doNotRetry
+            return .noOpinion
         }
     }
 

@@ -6,9 +6,16 @@ import FoundationNetworking
 
 extension APIClient {
     /// Delivers the cached response at once (if there is one), then the network's answer:
-    /// "show what we have, then refresh". Each result's ``ResponseMetadata/source`` says where it
-    /// came from. `cached` is called at most once, `completion` exactly once, both on the
-    /// callback queue.
+    /// "show what we have, then refresh" (YTKNetwork's `loadCacheWithError:` before `start`).
+    ///
+    /// ```swift
+    /// client.send(GetFeed(), cached: { show($0.value) }, completion: { result in show(result.value) })
+    /// ```
+    ///
+    /// Each result's ``ResponseMetadata/source`` says where it came from. `cached` is called at
+    /// most once, and only for a usable entry; `completion` exactly once; both on the callback
+    /// queue, `cached` always first (if the network answers first, `cached` is not called: what
+    /// is shown is never replaced by something older).
     /// - Returns: The handle of the network request.
     @discardableResult
     public func send<Request: APIRequest>(
@@ -16,43 +23,22 @@ extension APIClient {
         completion: @escaping @Sendable (APIResult<Request.Response>) -> Void
     ) -> RequestHandle {
         let queue = configuration.callbackQueue
-        _ = perform(request, delegate: nil, progress: nil, cacheMode: .cacheOnly) { result in
-            if result.isSuccess { queue.async { cached(result) } }
-        }
-        return perform(request, delegate: nil, progress: nil, cacheMode: .useCacheRevalidating) { result in
-            queue.async { completion(result) }
-        }
-    }
-
-    /// The cached response (if any), then the network's answer, as an async sequence; see
-    /// ``send(_:cached:completion:)``.
-    public func results<Request: APIRequest>(for request: Request) -> AsyncStream<APIResult<Request.Response>> {
-        let (stream, continuation) = AsyncStream<APIResult<Request.Response>>.makeStream()
-        let ordered = Locked<(cachedDone: Bool, pending: APIResult<Request.Response>?)>((false, nil))
-        _ = perform(request, delegate: nil, progress: nil, cacheMode: .cacheOnly) { result in
-            if result.isSuccess { continuation.yield(result) }
-            let pending = ordered.withLock { state -> APIResult<Request.Response>? in
-                state.cachedDone = true
-                return state.pending
-            }
-            if let pending {
-                continuation.yield(pending)
-                continuation.finish()
+        // Either the cache's answer is delivered before the network's, or not at all.
+        let networkDone = Locked(false)
+        _ = perform(request, delegate: nil, progress: nil, options: SendOptions(cacheMode: .cacheOnly)) { result in
+            guard result.isSuccess else { return }
+            queue.async {
+                guard !networkDone.withLock({ $0 }) else { return }
+                cached(result)
             }
         }
-        let handle = perform(request, delegate: nil, progress: nil, cacheMode: .useCacheRevalidating) { result in
-            let deliverNow = ordered.withLock { state -> Bool in
-                if state.cachedDone { return true }
-                state.pending = result
-                return false
-            }
-            if deliverNow {
-                continuation.yield(result)
-                continuation.finish()
+        let network = SendOptions(cacheMode: .useCacheRevalidating)
+        return perform(request, delegate: nil, progress: nil, options: network) { result in
+            queue.async {
+                networkDone.withLock { $0 = true }
+                completion(result)
             }
         }
-        continuation.onTermination = { _ in handle.cancel() }
-        return stream
     }
 
     /// Removes the cached response of a request (as built now, with its current headers).

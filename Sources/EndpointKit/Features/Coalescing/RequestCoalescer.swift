@@ -4,8 +4,8 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// A ``Transport`` in front of the client's own that lets identical requests in flight share one
-/// transfer.
+/// A stage in front of the client's transport that lets identical requests in flight share one
+/// transfer (``APIRequest/coalescesIdenticalRequests``).
 ///
 /// Two requests are identical when they come from the same endpoint type and have the same
 /// method, URL, header fields, body, timeouts and size cap; requests with a body file or a
@@ -15,18 +15,25 @@ import FoundationNetworking
 /// on the wire are shared. A caller that cancels leaves the transfer to the others; the transfer
 /// itself is cancelled only when every caller has cancelled. Once a transfer has completed, the
 /// next identical request starts a new one (nothing is cached).
-final class RequestCoalescer: Transport {
-    private let transport: any Transport
+final class RequestCoalescer: AttemptSender, RequestStage {
+    private let next: any AttemptSender
     private let flights = Locked([Key: Flight]())
 
-    init(transport: any Transport) {
-        self.transport = transport
+    /// - Parameter next: Where shared transfers go: the client's transport.
+    init(next: any AttemptSender) {
+        self.next = next
     }
 
-    func execute(
-        _ request: TransportRequest, completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
+    /// Sends through this coalescer instead of straight to the transport.
+    func route(_ next: any AttemptSender) -> any AttemptSender { self }
+
+    func send<Request: APIRequest>(
+        _ request: TransportRequest, for endpoint: Request,
+        completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
     ) -> any TransportTask {
-        guard let key = Key(request) else { return transport.execute(request, completion: completion) }
+        guard let key = Key(request, endpoint: ObjectIdentifier(Request.self)) else {
+            return next.send(request, for: endpoint, completion: completion)
+        }
         let subscriber = Subscriber(completion: completion, onProgress: request.onProgress)
         let (flight, isNew) = flights.withLock { flights -> (Flight, Bool) in
             if let flight = flights[key], flight.add(subscriber) { return (flight, false) }
@@ -35,14 +42,16 @@ final class RequestCoalescer: Transport {
             flights[key] = flight
             return (flight, true)
         }
-        if isNew { start(flight, for: request, key: key) }
+        if isNew { start(flight, for: request, endpoint: endpoint, key: key) }
         return SubscriberTask { [self] in cancel(subscriber, of: flight, key: key) }
     }
 
-    private func start(_ flight: Flight, for request: TransportRequest, key: Key) {
+    private func start<Request: APIRequest>(
+        _ flight: Flight, for request: TransportRequest, endpoint: Request, key: Key
+    ) {
         var shared = request
         shared.onProgress = { progress in flight.report(progress) }
-        let task = transport.execute(shared) { [self] outcome in
+        let task = next.send(shared, for: endpoint) { [self] outcome in
             forget(flight, key: key)
             flight.finish(outcome)
         }
@@ -67,7 +76,7 @@ final class RequestCoalescer: Transport {
 
     /// What makes two transfers the same.
     struct Key: Hashable {
-        let endpoint: ObjectIdentifier?
+        let endpoint: ObjectIdentifier
         let method: String
         let url: String
         let headers: [String: String]
@@ -76,12 +85,12 @@ final class RequestCoalescer: Transport {
         let maximumResponseSize: Int
 
         /// `nil` when the request may not share a transfer (body file, download target, body stream).
-        init?(_ request: TransportRequest) {
+        init?(_ request: TransportRequest, endpoint: ObjectIdentifier) {
             let urlRequest = request.urlRequest
             guard request.bodyFile == nil, request.download == nil, urlRequest.httpBodyStream == nil,
                 let url = urlRequest.url
             else { return nil }
-            endpoint = request.endpoint.map { ObjectIdentifier(type(of: $0)) }
+            self.endpoint = endpoint
             method = urlRequest.httpMethod ?? "GET"
             self.url = url.absoluteString
             var headers: [String: String] = [:]
@@ -181,10 +190,12 @@ final class RequestCoalescer: Transport {
     }
 }
 
-extension APIClient {
-    /// The transport a request goes through: the coalescer when the request shares identical
-    /// transfers, the configured transport otherwise.
-    func transport<Request: APIRequest>(for request: Request) -> any Transport {
-        request.coalescesIdenticalRequests ? coalescer : configuration.transport
+/// The feature that routes every request that shares identical transfers through the client's
+/// ``RequestCoalescer``.
+struct CoalescingFeature: ClientFeature {
+    let coalescer: RequestCoalescer
+
+    func stage<Request: APIRequest>(for request: Request, options: SendOptions) -> (any RequestStage)? {
+        request.coalescesIdenticalRequests ? coalescer : nil
     }
 }

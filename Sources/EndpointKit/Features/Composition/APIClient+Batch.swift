@@ -154,10 +154,12 @@ extension APIClient {
         let execution = BatchExecution(run: run, operations: operations, policy: policy, maxConcurrent: maxConcurrent) {
             failure in
             let result = BatchResult(results: results(), failure: failure)
-            queue.async { completion(result) }
-            guard let delegate else { return }
-            DispatchQueue.main.async {
-                MainActor.assumeIsolated { delegate.deliver(result, for: batch) }
+            queue.async {
+                completion(result)
+                // The delegate after the closure, whatever the callback queue.
+                guard let delegate else { return }
+                let tell: @Sendable () -> Void = { MainActor.assumeIsolated { delegate.deliver(result, for: batch) } }
+                if queue === DispatchQueue.main { tell() } else { DispatchQueue.main.async(execute: tell) }
             }
         }
         execution.start()

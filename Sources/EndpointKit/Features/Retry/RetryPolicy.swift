@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 /// When and how often a failed request is sent again.
 ///
 /// By default only idempotent methods are retried, and only after a timeout, a lost connection
@@ -8,11 +12,14 @@ import Foundation
 /// it is in the past or unparseable (then ignored) or longer than ``maximumDelay`` (then the
 /// request is not retried: the server asked for longer than this policy waits).
 ///
+/// The default ``RequestRetrier``: the client asks it last, after the request's features and the
+/// interceptors had no opinion.
+///
 /// ```swift
-/// client = APIClient(baseURL: url) { $0.retryPolicy = RetryPolicy(maxRetries: 3) }
-/// struct Upload: APIRequest { var retryPolicy: RetryPolicy? { RetryPolicy.none } ... }   // opt out
+/// client = APIClient(baseURL: url) { $0.retrier = RetryPolicy(maxRetries: 3) }
+/// struct Upload: APIRequest { var retrier: (any RequestRetrier)? { RetryPolicy.none } ... }   // opt out
 /// ```
-public struct RetryPolicy: Sendable, Hashable {
+public struct RetryPolicy: RequestRetrier, Hashable {
     /// How many times a request may be sent again after its first attempt (YTK `retry`).
     public var maxRetries: Int
     /// The wait before the first retry, in seconds. 0.5 by default.
@@ -72,23 +79,38 @@ public struct RetryPolicy: Sendable, Hashable {
         return nominal * (1 - jitter * Double.random(in: 0...1))
     }
 
-    /// Decides whether attempt number `attempt` (1-based), which failed with `failure`, is retried.
-    /// - Returns: The wait before the next attempt, or `nil` not to retry.
-    public func retryDelay(after failure: APIFailure, attempt: Int, method: HTTPMethod) -> TimeInterval? {
-        guard attempt <= maxRetries, retryableMethods.contains(method) else { return nil }
+    /// Decides whether attempt number `attempt` (1-based), which failed with `failure`, is sent
+    /// again.
+    /// - Returns: ``RetryDecision/retry(after:)`` with the wait; ``RetryDecision/stop`` when the
+    ///   retries are used up or the server's `Retry-After` is longer than ``maximumDelay``;
+    ///   ``RetryDecision/noOpinion`` when the method or the failure is not one this policy retries.
+    public func decision(after failure: APIFailure, attempt: Int, method: HTTPMethod) -> RetryDecision {
+        guard retryableMethods.contains(method) else { return .noOpinion }
         switch failure {
         case .transport(let error):
-            guard retryableReasons.contains(error.reason) else { return nil }
-            return delay(forRetry: attempt)
+            guard retryableReasons.contains(error.reason) else { return .noOpinion }
+            return attempt <= maxRetries ? .retry(after: delay(forRetry: attempt)) : .stop
         case .server(let failure):
-            guard failure.kind == .httpStatus, retryableStatusCodes.contains(failure.statusCode) else { return nil }
+            guard failure.kind == .httpStatus, retryableStatusCodes.contains(failure.statusCode) else {
+                return .noOpinion
+            }
+            guard attempt <= maxRetries else { return .stop }
             if honorsRetryAfter, let value = failure.metadata.header("Retry-After"),
                 let wait = Self.parseRetryAfter(value, now: Date())
             {
-                return wait <= maximumDelay ? wait : nil
+                return wait <= maximumDelay ? .retry(after: wait) : .stop
             }
-            return delay(forRetry: attempt)
+            return .retry(after: delay(forRetry: attempt))
         }
+    }
+
+    /// ``decision(after:attempt:method:)`` for the attempt and method of `context`.
+    public func retry(
+        _ request: URLRequest, failedWith failure: APIFailure, context: RequestContext
+    ) async
+        -> RetryDecision
+    {
+        decision(after: failure, attempt: context.attempt, method: context.method)
     }
 
     /// Parses `Retry-After` (RFC 9110 §10.2.3): delay-seconds or an HTTP date. Returns `nil` for an

@@ -4,17 +4,17 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// An interceptor made from a closure that adapts requests, for example to add a header whose
-/// value can change while the app runs (a reloadable token).
+/// A ``RequestInterceptor`` made from a closure that adapts requests, for example to add a header
+/// whose value can change while the app runs (a reloadable token). It has no opinion on retries.
 ///
 /// ```swift
-/// $0.interceptors = [RequestAdapter { request, _ in
+/// $0.interceptors = [Adapter { request, _ in
 ///     var request = request
 ///     request.setValue(TokenStore.shared.token, forHTTPHeaderField: "X-Token")
 ///     return request
 /// }]
 /// ```
-public struct RequestAdapter: RequestInterceptor {
+public struct Adapter: RequestInterceptor {
     private let adaptation: @Sendable (URLRequest, RequestContext) async throws -> URLRequest
 
     /// Creates an adapter.

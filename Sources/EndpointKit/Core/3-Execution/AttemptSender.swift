@@ -1,0 +1,34 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Hands one attempt to a transport: the client's, or a stage in front of it (coalescing).
+protocol AttemptSender: Sendable {
+    /// Starts the transfer of `request`, built from `endpoint`.
+    func send<Request: APIRequest>(
+        _ request: TransportRequest, for endpoint: Request,
+        completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
+    ) -> any TransportTask
+}
+
+/// The client's transport as an ``AttemptSender``: an ``EndpointAwareTransport`` (a test double)
+/// is also told the endpoint; any other transport sees only the transport request.
+struct TransportSender: AttemptSender {
+    let transport: any Transport
+    private let endpointAware: (any EndpointAwareTransport)?
+
+    init(_ transport: any Transport) {
+        self.transport = transport
+        endpointAware = transport as? any EndpointAwareTransport
+    }
+
+    func send<Request: APIRequest>(
+        _ request: TransportRequest, for endpoint: Request,
+        completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
+    ) -> any TransportTask {
+        if let endpointAware { return endpointAware.execute(request, for: endpoint, completion: completion) }
+        return transport.execute(request, completion: completion)
+    }
+}

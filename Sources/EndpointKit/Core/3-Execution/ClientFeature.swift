@@ -1,0 +1,15 @@
+import Foundation
+
+/// A feature of a client: gives each send the stage it needs, if any.
+protocol ClientFeature: Sendable {
+    /// The stage for one send of `request`, or `nil` when the feature does not apply to it.
+    func stage<Request: APIRequest>(for request: Request, options: SendOptions) -> (any RequestStage)?
+}
+
+/// What one send asks of the client beyond its request.
+struct SendOptions: Sendable {
+    /// Replaces the cache mode of the request's ``CachePolicy``.
+    var cacheMode: CachePolicy.Mode?
+
+    static let none = SendOptions()
+}

@@ -1,0 +1,77 @@
+import Dispatch
+import Foundation
+
+extension RequestExecution {
+    /// Runs an asynchronous phase (adapting a request, deciding a retry) in a Task, bounded by the
+    /// request's idle timeout (no progress while it works) or its total timeout, whichever is
+    /// shorter; `then` runs where responses are processed, unless the send ended meanwhile.
+    func intercept<Value: Sendable>(
+        _ phase: String, operation: @escaping @Sendable () async throws -> Value,
+        then: @escaping @Sendable (Result<Value, TransportError>) -> Void
+    ) {
+        let once = Locked(false)
+        let deliver: @Sendable (Result<Value, TransportError>) -> Void = { [self] outcome in
+            guard
+                once.withLock({ done in
+                    defer { done = true }
+                    return !done
+                })
+            else { return }
+            stopWaiting()
+            processing { [self] in
+                guard handle.isRunning else { return }
+                then(outcome)
+            }
+        }
+        let limits = [Timeouts.Limit.idle, .total].compactMap { limit in timeouts.seconds(of: limit).map { (limit, $0) }
+        }
+        if let (limit, seconds) = limits.min(by: { $0.1 < $1.1 }) {
+            schedule(after: seconds) {
+                let error = TransportError.timedOut(limit, after: seconds)
+                deliver(
+                    .failure(
+                        TransportError(
+                            .timedOut, message: "The \(phase) step ran out of time: \(error.message)",
+                            timeoutLimit: limit)))
+            }
+        }
+        let task = Task {
+            do {
+                deliver(.success(try await operation()))
+            } catch {
+                deliver(
+                    .failure(
+                        TransportError(
+                            .requestBuildFailed, message: "An interceptor failed to \(phase) the request: \(error)",
+                            underlyingError: error)))
+            }
+        }
+        state.withLock { $0.interception = task }
+    }
+
+    /// Runs `action` on the processing queue after `seconds`, replacing any wait in progress.
+    func schedule(after seconds: TimeInterval, _ action: @escaping @Sendable () -> Void) {
+        let timer = DispatchSource.makeTimerSource(queue: client.processingQueue)
+        timer.schedule(deadline: .now() + seconds)
+        timer.setEventHandler(handler: action)
+        let previous = state.withLock { state -> (any DispatchSourceTimer)? in
+            defer { state.timer = timer }
+            return state.timer
+        }
+        previous?.cancel()
+        timer.resume()
+    }
+
+    /// Ends any backoff wait, time limit watch or asynchronous phase in progress.
+    func stopWaiting() {
+        let (timer, task) = state.withLock { state in
+            defer {
+                state.timer = nil
+                state.interception = nil
+            }
+            return (state.timer, state.interception)
+        }
+        timer?.cancel()
+        task?.cancel()
+    }
+}

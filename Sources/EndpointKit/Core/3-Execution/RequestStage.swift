@@ -1,0 +1,82 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One feature's part in a send: the hooks ``RequestExecution`` calls at fixed points of every
+/// attempt. Every hook has a default that does nothing.
+///
+/// When a send starts, the client asks each of its features (``ClientFeature``, made once per
+/// client from its configuration) for a stage; a feature that does not apply to the request gives
+/// none, so a request pays only for the features it uses. Stages see an attempt in the order the
+/// features are listed on the way out (``willSend(_:context:)``), and in reverse order on the way
+/// back (``didReceive(_:source:request:context:)``, ``didProcess(_:response:source:)``), like
+/// layers around the transport.
+///
+/// The protocol is internal: features live in this module, and what users plug in has its own
+/// public protocols (``RequestInterceptor``, ``RequestRetrier``, ``APIPlugin``, ``Transport``).
+protocol RequestStage: Sendable {
+    /// Whether ``adapt(_:context:)`` changes requests; only then is it called.
+    var adaptsRequests: Bool { get }
+    /// Changes the request of an attempt before anything else sees it (interceptors).
+    func adapt(_ request: URLRequest, context: RequestContext) async throws -> URLRequest
+
+    /// The attempt is about to be sent: change it (conditional headers, a `Range`, a download
+    /// target), or answer it at once (a cache hit, no network). Later stages are then not asked
+    /// and nothing is sent.
+    func willSend(_ request: inout TransportRequest, context: RequestContext) -> StageAnswer?
+    /// Where the attempt goes: `next` (the client's transport), or something in front of it.
+    func route(_ next: any AttemptSender) -> any AttemptSender
+
+    /// The transport's outcome, before validation and decoding (a `304` becomes the cached
+    /// response it confirmed).
+    func didReceive(
+        _ outcome: inout Result<TransportResponse, TransportError>, source: inout ResponseSource,
+        request: URLRequest, context: RequestContext)
+    /// The attempt's result (store a response, move a download into place).
+    func didProcess<Value: Sendable>(
+        _ result: APIResult<Value>, response: TransportResponse?, source: ResponseSource
+    ) -> APIResult<Value>
+
+    /// Whether ``retry(after:request:context:)`` has opinions; only then is it asked.
+    var decidesRetries: Bool { get }
+    /// What to do with a failed attempt (see ``RequestRetrier``).
+    func retry(after failure: APIFailure, request: URLRequest, context: RequestContext) async -> RetryDecision
+
+    /// The request failed without a usable answer: an answer to give instead (a stale cached
+    /// response when offline), or `nil`.
+    func fallback(for error: TransportError) -> StageAnswer?
+    /// The request completed with `result`, which is about to be delivered (clean up, observe).
+    func didComplete<Value: Sendable>(_ result: APIResult<Value>, context: RequestContext, handle: RequestHandle)
+}
+
+extension RequestStage {
+    var adaptsRequests: Bool { false }
+    func adapt(_ request: URLRequest, context: RequestContext) async throws -> URLRequest { request }
+    func willSend(_ request: inout TransportRequest, context: RequestContext) -> StageAnswer? { nil }
+    func route(_ next: any AttemptSender) -> any AttemptSender { next }
+    func didReceive(
+        _ outcome: inout Result<TransportResponse, TransportError>, source: inout ResponseSource,
+        request: URLRequest, context: RequestContext
+    ) {}
+    func didProcess<Value: Sendable>(
+        _ result: APIResult<Value>, response: TransportResponse?, source: ResponseSource
+    ) -> APIResult<Value> {
+        result
+    }
+    var decidesRetries: Bool { false }
+    func retry(after failure: APIFailure, request: URLRequest, context: RequestContext) async -> RetryDecision {
+        .noOpinion
+    }
+    func fallback(for error: TransportError) -> StageAnswer? { nil }
+    func didComplete<Value: Sendable>(_ result: APIResult<Value>, context: RequestContext, handle: RequestHandle) {}
+}
+
+/// A stage's answer to a request in place of the network's.
+enum StageAnswer: Sendable {
+    /// A response to validate and decode as if it had come from `source`.
+    case response(TransportResponse, source: ResponseSource)
+    /// A failure to complete with.
+    case failure(TransportError)
+}

@@ -1,0 +1,34 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The client's ``APIClient/Configuration/plugins`` as a stage: they hear each attempt as it is
+/// sent (not when the cache answered it), its raw outcome, and the send's result once.
+struct PluginStage: RequestStage {
+    let plugins: [any APIPlugin]
+
+    func willSend(_ request: inout TransportRequest, context: RequestContext) -> StageAnswer? {
+        for plugin in plugins { plugin.willSend(request.urlRequest, context: context) }
+        return nil
+    }
+
+    func didReceive(
+        _ outcome: inout Result<TransportResponse, TransportError>, source: inout ResponseSource,
+        request: URLRequest, context: RequestContext
+    ) {
+        for plugin in plugins { plugin.didReceive(outcome, for: request, context: context) }
+    }
+
+    func didComplete<Value: Sendable>(_ result: APIResult<Value>, context: RequestContext, handle: RequestHandle) {
+        for plugin in plugins { plugin.didComplete(result, context: context) }
+    }
+}
+
+/// The feature that gives every send the client's ``PluginStage``.
+struct PluginFeature: ClientFeature {
+    let stage: PluginStage
+
+    func stage<Request: APIRequest>(for request: Request, options: SendOptions) -> (any RequestStage)? { stage }
+}
