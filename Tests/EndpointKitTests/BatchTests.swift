@@ -65,9 +65,9 @@ final class BatchTests: LoopbackTestCase {
         XCTAssertEqual(batch.results.1.serverFailure?.statusCode, 500)
         XCTAssertEqual(batch.results.2.transportReason, .cancelled)
         XCTAssertEqual(batch.results.3.transportReason, .cancelled)
-        for waiting in [batch.results.2.error, batch.results.3.error] {
-            XCTAssertTrue(
-                (waiting as? TransportError)?.message.contains("not sent") ?? false, "\(String(describing: waiting))")
+        for waiting in [batch.results.2.failure, batch.results.3.failure] {
+            guard case .transport(let error)? = waiting else { return XCTFail("\(String(describing: waiting))") }
+            XCTAssertTrue(error.message.contains("not sent"), error.message)
         }
         XCTAssertLessThanOrEqual(server.requestCount, 2, "the waiting requests are never sent")
         XCTAssertTrue(client.inFlightRequests.isEmpty)

@@ -116,7 +116,7 @@ final class MultipartTests: LoopbackTestCase {
             form.append(fileAt: url, name: "file")
             requests.append(Upload(form: form))
         }
-        let results = await client.sendAll(requests, maxConcurrent: 2)
+        let results = await client.batch(requests, maxConcurrent: 2).results
         XCTAssertEqual(results.count, 6)
         XCTAssertEqual(results.map(\.isSuccess), [true, true, true, false, true, true])
         XCTAssertEqual(results[3].transportReason, .requestBuildFailed)

@@ -68,8 +68,17 @@ final class CurlExecutorTests: LoopbackTestCase {
     func testThatRequestsInFlightUnderThePreferenceAllComplete() async throws {
         routeItem()
         let client = try XCTUnwrap(client)
+        // 200 requests from child tasks that inherit the preference, 16 at a time.
         let results = await withTaskExecutorPreference(transport.executor) {
-            await client.sendAll(Array(repeating: GetItem(), count: 200), maxConcurrent: 16)
+            await withTaskGroup(of: APIResult<Item>.self) { group in
+                var results: [APIResult<Item>] = []
+                for index in 0..<200 {
+                    if index >= 16, let result = await group.next() { results.append(result) }
+                    group.addTask { await client.send(GetItem()) }
+                }
+                for await result in group { results.append(result) }
+                return results
+            }
         }
         XCTAssertEqual(results.count, 200)
         XCTAssertEqual(results.filter { $0.value == Item(id: 7, name: "seven") }.count, 200)

@@ -70,7 +70,7 @@ extension FaultMatrixTests {
             let large = String(repeating: "v", count: 70 * 1024)
             server.route("/row") { _ in .json(["id": 1, "name": "a"], headers: [("X-Large", large)]) }
             let result = sendFault()
-            XCTAssertEqual(result?.value, Item(id: 1, name: "a"), "\(String(describing: result?.error))")
+            XCTAssertEqual(result?.value, Item(id: 1, name: "a"), "\(String(describing: result?.failure))")
             XCTAssertEqual(result?.metadata?.header("X-Large"), large)
             let oversized = String(repeating: "v", count: 1024 * 1024)
             server.route("/row") { _ in .json(["id": 1, "name": "a"], headers: [("X-Oversized", oversized)]) }

@@ -218,7 +218,7 @@ final class FaultMatrixTests: TransportTestCase {
         XCTAssertEqual(followUp?.value, Self.healthyItem, "a healthy request afterwards", file: file, line: line)
         XCTAssertEqual(completions.total, 1, "completions", file: file, line: line)
         let result = results.results.first
-        XCTAssertEqual(asyncOutcome.value, result.map { Self.summary($0.error) }, "async", file: file, line: line)
+        XCTAssertEqual(asyncOutcome.value, result.map { Self.summary($0.failure) }, "async", file: file, line: line)
         XCTAssertEqual(client.inFlightRequests.count, 0, "requests still registered", file: file, line: line)
         XCTAssertTrue(eventually { activeTransferCount == 0 }, "transfers still registered", file: file, line: line)
         return result
@@ -229,8 +229,8 @@ final class FaultMatrixTests: TransportTestCase {
     static func summary(_ error: (any Error)?) -> String {
         switch error {
         case nil: return "success"
-        case let failure as ServerFailure: return "server \(failure.statusCode)"
-        case let failure as TransportError: return "transport \(failure.reason)"
+        case let failure as ServerFailure, .server(let failure) as APIFailure: return "server \(failure.statusCode)"
+        case let error as TransportError, .transport(let error) as APIFailure: return "transport \(error.reason)"
         case let other?: return "unexpected \(other)"
         }
     }

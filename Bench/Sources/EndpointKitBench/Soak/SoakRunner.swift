@@ -74,7 +74,7 @@ enum SoakRunner {
             let step = plan.step(index)
             let handle = client.send(step.request) { result in
                 // Only a first completion frees a slot: a duplicate must not let more requests in.
-                if ledger.record(step, SoakOutcome(result), detail: result.error.map { "\($0)" } ?? "success") {
+                if ledger.record(step, SoakOutcome(result), detail: result.failure.map { "\($0)" } ?? "success") {
                     window.signal()
                 }
             }

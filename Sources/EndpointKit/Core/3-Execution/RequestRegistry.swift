@@ -8,6 +8,4 @@ final class RequestRegistry: Sendable {
     func remove(_ handle: RequestHandle) { handles.withLock { _ = $0.removeValue(forKey: handle.id) } }
 
     var all: [RequestHandle] { handles.withLock { Array($0.values) }.sorted { $0.id < $1.id } }
-
-    var count: Int { handles.withLock { $0.count } }
 }

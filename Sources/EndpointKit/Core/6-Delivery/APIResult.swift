@@ -32,15 +32,6 @@ public enum APIResult<Value: Sendable>: Sendable {
         }
     }
 
-    /// The failure as an `Error` (a ``ServerFailure`` or a ``TransportError``), or `nil` on success.
-    public var error: (any Error)? {
-        switch self {
-        case .success: return nil
-        case .serverFailure(let failure): return failure
-        case .transportError(let error): return error
-        }
-    }
-
     /// Whether this is ``success(_:_:)``.
     public var isSuccess: Bool { value != nil }
 

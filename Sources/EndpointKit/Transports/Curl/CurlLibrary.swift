@@ -12,7 +12,7 @@ enum CurlLibrary {
     /// 7.77: `CURLOPT_CAINFO_BLOB`, for custom roots and pinned certificates.
     static let blobVersion: UInt32 = 0x07_4D_00
 
-    private static let features = (ssl: Int32(1 << 2), libz: Int32(1 << 3), http2: Int32(1 << 16))
+    private static let sslFeature = Int32(1 << 2)
 
     /// Loads libcurl if needed.
     /// - Throws: ``TransportConfigurationError/libraryUnavailable(_:)`` if it is missing, too old
@@ -24,7 +24,7 @@ enum CurlLibrary {
         guard ek_curl_version_number() >= minimumVersion else {
             throw .libraryUnavailable("libcurl \(version) is older than 7.68.0")
         }
-        guard ek_curl_features() & features.ssl != 0 else {
+        guard ek_curl_features() & sslFeature != 0 else {
             throw .libraryUnavailable("libcurl \(version) was built without TLS support")
         }
     }
@@ -37,9 +37,6 @@ enum CurlLibrary {
 
     /// The TLS library libcurl uses, e.g. `OpenSSL/3.0.11`.
     static var tlsLibrary: String { ek_curl_ssl_version().map { String(cString: $0) } ?? "unknown" }
-
-    /// Whether libcurl can speak HTTP/2.
-    static var supportsHTTP2: Bool { ek_curl_features() & features.http2 != 0 }
 
     /// libcurl's text for a `CURLcode`.
     static func describe(_ code: Int32) -> String { String(cString: ek_curl_easy_strerror(code)) }

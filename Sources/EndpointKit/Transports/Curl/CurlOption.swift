@@ -76,7 +76,6 @@ enum CurlOption {
 
     /// `CURLINFO_*` numbers.
     enum Info {
-        static let responseCode: Int32 = 0x20_0000 + 2
         static let httpVersion: Int32 = 0x20_0000 + 46
     }
 
