@@ -314,7 +314,8 @@ final class RecordingTransport: Transport, @unchecked Sendable {
     var priorities: [RequestPriority] { lock.withLock { seen.map(\.priority) } }
 
     func execute(
-        _ request: TransportRequest, completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
+        _ request: TransportRequest,
+        completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
     ) -> any TransportTask {
         lock.withLock { seen.append(request) }
         return base.execute(request, completion: completion)

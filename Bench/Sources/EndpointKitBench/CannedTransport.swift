@@ -11,7 +11,8 @@ struct CannedTransport: Transport {
     let body: Data
 
     func execute(
-        _ request: TransportRequest, completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
+        _ request: TransportRequest,
+        completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
     ) -> any TransportTask {
         let url = request.urlRequest.url ?? URL(fileURLWithPath: "/")
         guard
@@ -19,7 +20,7 @@ struct CannedTransport: Transport {
                 url: url, statusCode: 200, httpVersion: "HTTP/1.1",
                 headerFields: ["Content-Type": "application/json", "Content-Length": String(body.count)])
         else {
-            completion(.failure(TransportError(.badResponse, message: "Could not make the canned response.")))
+            completion(.failure(TransportFailure(.badResponse, message: "Could not make the canned response.")))
             return CompletedTask()
         }
         completion(.success(TransportResponse(response: response, data: body)))

@@ -24,7 +24,7 @@ import FoundationNetworking
 /// A stub with a sequence answers with its responses in order and then keeps answering with the
 /// last one. A request no stub matches is answered from the endpoint's sample response when the
 /// transport was created with `answersFromSamples: true` and the endpoint adopts
-/// ``SampleResponseProviding``; otherwise it fails with ``TransportError/Reason/other`` and a
+/// ``SampleResponseProviding``; otherwise it fails with ``TransportFailure/Reason/other`` and a
 /// message naming the request and every stub.
 ///
 /// Every request is recorded, matched or not: see ``recordedRequests`` and ``endpoints(of:)``.
@@ -104,7 +104,8 @@ public final class StubTransport: EndpointAwareTransport, Sendable {
     /// Answers from the matching stub, asynchronously; see ``Transport/execute(_:completion:)``.
     /// Only stubs that do not look at the endpoint can match (the request has none).
     public func execute(
-        _ request: TransportRequest, completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
+        _ request: TransportRequest,
+        completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
     ) -> any TransportTask {
         answer(RecordedRequest(request, endpoint: nil), request, completion)
     }
@@ -113,19 +114,19 @@ public final class StubTransport: EndpointAwareTransport, Sendable {
     /// ``APIClient`` calls.
     public func execute<Request: APIRequest>(
         _ request: TransportRequest, for endpoint: Request,
-        completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
+        completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
     ) -> any TransportTask {
         answer(RecordedRequest(request, endpoint: endpoint), request, completion)
     }
 
     private func answer(
         _ recorded: RecordedRequest, _ request: TransportRequest,
-        _ completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
+        _ completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
     ) -> any TransportTask {
         let task = CompletionTask(completion)
         switch registry.resolve(recorded) {
         case .noMatch(let message):
-            task.finish(after: 0, timeouts: nil) { .failure(TransportError(.other, message: message)) }
+            task.finish(after: 0, timeouts: nil) { .failure(TransportFailure(.other, message: message)) }
         case .answer(let response):
             task.finish(after: response.delay, timeouts: request.timeouts) { Self.result(of: response, for: request) }
         }
@@ -134,7 +135,7 @@ public final class StubTransport: EndpointAwareTransport, Sendable {
 
     private static func result(
         of response: StubResponse, for request: TransportRequest
-    ) -> Result<TransportResponse, TransportError> {
+    ) -> Result<TransportResponse, TransportFailure> {
         switch response.content {
         case .failure(let error):
             return .failure(error)
@@ -146,12 +147,12 @@ public final class StubTransport: EndpointAwareTransport, Sendable {
                 return TransportResponse.make(for: request, status: status, headers: headers.dictionary, body: body)
             } catch {
                 let message = "The stub fixture for \(request.urlRequest.label) cannot be read at \(url.path): \(error)"
-                return .failure(TransportError(.other, message: message, underlyingError: error))
+                return .failure(TransportFailure(.other, message: message, underlyingError: error))
             }
         case .sample:
             // The registry resolves samples before answering; this is only reached if it did not.
             return .failure(
-                TransportError(.other, message: "Unresolved sample response for \(request.urlRequest.label)."))
+                TransportFailure(.other, message: "Unresolved sample response for \(request.urlRequest.label)."))
         }
     }
 }

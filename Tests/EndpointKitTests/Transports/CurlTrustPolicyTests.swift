@@ -23,10 +23,10 @@ final class CurlTrustPolicyTests: XCTestCase {
     /// Sends one GET through a ``CurlTransport`` with `policy`.
     private func fetch(
         _ served: TLSFixture.Served, host: String = "127.0.0.1", policy: ServerTrustPolicy
-    ) throws -> Result<TransportResponse, TransportError> {
+    ) throws -> Result<TransportResponse, TransportFailure> {
         let transport = try CurlTransport(serverTrustPolicy: policy)
         let done = expectation(description: "completion")
-        let box = Locked<Result<TransportResponse, TransportError>?>(nil)
+        let box = Locked<Result<TransportResponse, TransportFailure>?>(nil)
         let request = TransportRequest(
             urlRequest: URLRequest(url: fixture.url(served, host: host)), timeouts: Timeouts(total: 10),
             maximumResponseSize: 1 << 20)
@@ -159,7 +159,7 @@ final class CurlTrustPolicyTests: XCTestCase {
     func testThatURLSessionOnLinuxRefusesPoliciesItCannotEnforce() throws {
         let system = try URLSessionTransport(serverTrustPolicy: .system)
         let done = expectation(description: "completion")
-        let reason = Locked<TransportError.Reason?>(nil)
+        let reason = Locked<TransportFailure.Reason?>(nil)
         _ = system.execute(
             TransportRequest(
                 urlRequest: URLRequest(url: fixture.url(.leaf)), timeouts: Timeouts(total: 10),

@@ -77,28 +77,3 @@ public struct Timeouts: Sendable, Hashable {
         }
     }
 }
-
-extension TransportError {
-    /// The error of a request that ran into `limit`.
-    /// - Parameters:
-    ///   - limit: The limit that fired.
-    ///   - seconds: Its value, for the message.
-    ///   - url: The request's URL, for the message.
-    public static func timedOut(
-        _ limit: Timeouts.Limit, after seconds: TimeInterval?, url: URL? = nil
-    ) -> TransportError {
-        let value = seconds.map { " \(Self.format($0)) s" } ?? ""
-        let target = url.map { " (\($0.redactedForMessages))" } ?? ""
-        let message: String
-        switch limit {
-        case .connect: message = "No connection to the server within\(value) (the connect timeout)\(target)."
-        case .idle: message = "No byte was sent or received for\(value) (the idle timeout)\(target)."
-        case .total: message = "The request did not finish within\(value) (the total timeout)\(target)."
-        }
-        return TransportError(.timedOut, message: message, timeoutLimit: limit)
-    }
-
-    private static func format(_ seconds: TimeInterval) -> String {
-        seconds == seconds.rounded() && abs(seconds) < 1e9 ? String(Int(seconds)) : String(seconds)
-    }
-}

@@ -9,7 +9,7 @@ protocol AttemptSender: Sendable {
     /// Starts the transfer of `request`, built from `endpoint`.
     func send<Request: APIRequest>(
         _ request: TransportRequest, for endpoint: Request,
-        completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
+        completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
     ) -> any TransportTask
 }
 
@@ -26,7 +26,7 @@ struct TransportSender: AttemptSender {
 
     func send<Request: APIRequest>(
         _ request: TransportRequest, for endpoint: Request,
-        completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
+        completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
     ) -> any TransportTask {
         if let endpointAware { return endpointAware.execute(request, for: endpoint, completion: completion) }
         return transport.execute(request, completion: completion)

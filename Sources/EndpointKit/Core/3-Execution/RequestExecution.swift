@@ -152,6 +152,7 @@ final class RequestExecution<Request: APIRequest>: Sendable {
             guard handle.isRunning else { return }
             processing { [self] in
                 guard handle.isRunning else { return }
+                let outcome = outcome.mapError(TransportError.init)
                 evaluate(process(outcome, for: urlRequest, context: context), urlRequest: urlRequest, context: context)
             }
         }

@@ -10,13 +10,14 @@ import FoundationNetworking
 /// tests and other HTTP stacks plug in here.
 ///
 /// A transport must call `completion` exactly once per ``execute(_:completion:)``, also after
-/// ``TransportTask/cancel()`` (with ``TransportError/Reason/cancelled``), and must enforce
-/// ``TransportRequest/timeouts``, ending in ``TransportError/Reason/timedOut`` with the
-/// ``TransportError/timeoutLimit`` that ran out (see ``TransportError/timedOut(_:after:url:)``).
+/// ``TransportTask/cancel()`` (with ``TransportFailure/Reason/cancelled``), and must enforce
+/// ``TransportRequest/timeouts``, ending in ``TransportFailure/Reason/timedOut`` with the
+/// ``TransportFailure/timeoutLimit`` that ran out (see ``TransportFailure/timedOut(_:after:url:)``).
+/// ``APIClient`` reports a failure to its caller as the ``TransportError`` with the same reason.
 ///
 /// A transport checks the request head before writing it: a method or header name that is not a
 /// token, or a header value holding CR, LF or NUL, fails with
-/// ``TransportError/Reason/requestBuildFailed`` and nothing is sent.
+/// ``TransportFailure/Reason/invalidRequest`` and nothing is sent.
 public protocol Transport: Sendable {
     /// Starts a transfer.
     /// - Parameters:
@@ -24,7 +25,8 @@ public protocol Transport: Sendable {
     ///   - completion: Called once, on any thread, with the response or a classified error.
     /// - Returns: A handle that cancels the transfer.
     func execute(
-        _ request: TransportRequest, completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
+        _ request: TransportRequest,
+        completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
     ) -> any TransportTask
 }
 
@@ -39,13 +41,13 @@ public protocol EndpointAwareTransport: Transport {
     /// ``Transport/execute(_:completion:)``.
     func execute<Request: APIRequest>(
         _ request: TransportRequest, for endpoint: Request,
-        completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
+        completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
     ) -> any TransportTask
 }
 
 /// A transfer in progress.
 public protocol TransportTask: Sendable {
-    /// Cancels the transfer; the completion reports ``TransportError/Reason/cancelled`` unless it
+    /// Cancels the transfer; the completion reports ``TransportFailure/Reason/cancelled`` unless it
     /// has already been called.
     func cancel()
 }
@@ -57,7 +59,7 @@ public struct TransportRequest: Sendable {
     /// The connect, idle and total limits.
     public var timeouts: Timeouts
     /// The largest body accepted in memory, in bytes; a larger body fails with
-    /// ``TransportError/Reason/responseTooLarge(limit:)``. Bodies written to a file are not capped.
+    /// ``TransportFailure/Reason/responseTooLarge(limit:)``. Bodies written to a file are not capped.
     public var maximumResponseSize: Int
     /// The transfer's priority.
     public var priority: RequestPriority

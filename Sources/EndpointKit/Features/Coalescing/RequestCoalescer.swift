@@ -29,7 +29,7 @@ final class RequestCoalescer: AttemptSender, RequestStage {
 
     func send<Request: APIRequest>(
         _ request: TransportRequest, for endpoint: Request,
-        completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
+        completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
     ) -> any TransportTask {
         guard let key = Key(request, endpoint: ObjectIdentifier(Request.self)) else {
             return next.send(request, for: endpoint, completion: completion)
@@ -104,11 +104,11 @@ final class RequestCoalescer: AttemptSender, RequestStage {
 
     /// One caller of a shared transfer.
     final class Subscriber: Sendable {
-        let completion: @Sendable (Result<TransportResponse, TransportError>) -> Void
+        let completion: @Sendable (Result<TransportResponse, TransportFailure>) -> Void
         let onProgress: (@Sendable (TransferProgress) -> Void)?
 
         init(
-            completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void,
+            completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void,
             onProgress: (@Sendable (TransferProgress) -> Void)?
         ) {
             self.completion = completion
@@ -178,7 +178,7 @@ final class RequestCoalescer: AttemptSender, RequestStage {
         }
 
         /// Hands the outcome to every caller still waiting, once.
-        func finish(_ outcome: Result<TransportResponse, TransportError>) {
+        func finish(_ outcome: Result<TransportResponse, TransportFailure>) {
             let subscribers = state.withLock { state -> [Subscriber] in
                 state.isClosed = true
                 state.task = nil

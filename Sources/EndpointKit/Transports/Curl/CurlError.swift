@@ -1,5 +1,5 @@
 #if canImport(CCurlShim)
-/// A libcurl failure, kept as the ``TransportError/underlyingError`` of errors from
+/// A libcurl failure, kept as the ``TransportFailure/underlyingError`` of errors from
 /// ``CurlTransport``: its `CURLcode` and libcurl's texts.
 public struct CurlError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The `CURLcode`, e.g. 60 (peer certificate could not be verified) or 90 (pinned key mismatch).

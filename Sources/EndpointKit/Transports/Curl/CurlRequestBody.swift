@@ -30,14 +30,14 @@ struct CurlUploadFile {
     let length: Int64
 
     /// Opens the file.
-    /// - Throws: ``TransportError/Reason/localFileError`` if it cannot be read.
-    init(_ url: URL) throws(TransportError) {
+    /// - Throws: ``TransportFailure/Reason/localFileError`` if it cannot be read.
+    init(_ url: URL) throws(TransportFailure) {
         descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
         var status = stat()
         guard descriptor >= 0, fstat(descriptor, &status) == 0 else {
             let error = errno
             if descriptor >= 0 { POSIXFile.closeFile(descriptor) }
-            throw TransportError(
+            throw TransportFailure(
                 .localFileError, message: "Cannot read the body file \(url.path) (errno \(error)).")
         }
         length = Int64(status.st_size)

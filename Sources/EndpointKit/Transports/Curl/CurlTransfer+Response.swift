@@ -13,7 +13,7 @@ extension CurlTransfer {
     func receive(headerLine line: UnsafeRawBufferPointer) -> Int {
         guard head.consume(line), head.statusCode >= 200, receiveFailure == nil else { return line.count }
         storeCookies()
-        do throws(TransportError) {
+        do throws(TransportFailure) {
             if HTTPRedirect.statuses.contains(head.statusCode),
                 let proposed = try HTTPRedirect.proposedRequest(
                     after: request, status: head.statusCode, location: head.value(for: "Location"))
@@ -25,7 +25,7 @@ extension CurlTransfer {
                     redirectStep = .follow(next)
                     return line.count
                 case .fail(let reason, let message):
-                    redirectStep = .finish(.failure(TransportError(reason, message: message)))
+                    redirectStep = .finish(.failure(TransportFailure(reason, message: message)))
                     return 0
                 case .stop:
                     break
@@ -50,7 +50,7 @@ extension CurlTransfer {
         if case .follow = redirectStep { return bytes.count }
         guard receiveFailure == nil else { return 0 }
         guard !bytes.isEmpty else { return 0 }
-        do throws(TransportError) {
+        do throws(TransportFailure) {
             try writer.append(bytes)
         } catch {
             receiveFailure = error
@@ -98,16 +98,16 @@ extension CurlTransfer {
             if code == 63 {  // CURLE_FILESIZE_EXCEEDED: a Content-Length over the cap.
                 return .finish(
                     .failure(
-                        TransportError(
+                        TransportFailure(
                             .responseTooLarge(limit: limit), message: "The response body is larger than \(limit) bytes."
                         )
                     ))
             }
             let error = CurlError(
                 code: Int(code), summary: CurlLibrary.describe(code), detail: String(cString: errorBuffer))
-            return .finish(.failure(TransportError(curlError: error, url: url)))
+            return .finish(.failure(TransportFailure(curlError: error, url: url)))
         }
-        do throws(TransportError) {
+        do throws(TransportFailure) {
             let response = try finalResponse()
             let body = try writer.finish()
             return .finish(.success(TransportResponse(head: response, data: body.data, fileURL: body.fileURL)))
@@ -118,7 +118,7 @@ extension CurlTransfer {
 
     /// Which of libcurl's two timers ended the hop (the idle limit is this transfer's own): the
     /// total deadline once it has passed, otherwise the connect limit.
-    private func timeoutError() -> TransportError {
+    private func timeoutError() -> TransportFailure {
         if let deadline, DispatchTime.now().uptimeNanoseconds + 50_000_000 >= deadline {
             return .timedOut(.total, after: timeouts.totalLimit, url: url)
         }
@@ -129,22 +129,22 @@ extension CurlTransfer {
     ///
     /// libcurl also reports success when the server closed the connection cleanly in the middle
     /// of the head (after a whole line): that is a lost connection, not a response.
-    private func finalResponse() throws(TransportError) -> ResponseHead {
+    private func finalResponse() throws(TransportFailure) -> ResponseHead {
         if let response { return response }
         guard head.isComplete else {
             let target = url.map { " (\($0.redactedForMessages))" } ?? ""
-            throw TransportError(
+            throw TransportFailure(
                 .connectionLost, message: "The connection closed before the response's headers were complete\(target).")
         }
         return try makeResponse()
     }
 
-    private func makeResponse() throws(TransportError) -> ResponseHead {
+    private func makeResponse() throws(TransportFailure) -> ResponseHead {
         guard let url,
             let response = ResponseHead(
                 url: url, statusCode: head.statusCode, httpVersion: httpVersion(), fields: head.fields)
         else {
-            throw TransportError(.badResponse, message: "The response has no valid status (\(head.statusCode)).")
+            throw TransportFailure(.badResponse, message: "The response has no valid status (\(head.statusCode)).")
         }
         return response
     }

@@ -10,9 +10,9 @@ import FoundationNetworking
 extension CurlTransfer {
     /// Sets the easy handle's options for the current hop.
     /// - Returns: An error if the hop cannot start (deadline passed, option refused).
-    func configure() -> TransportError? {
+    func configure() -> TransportFailure? {
         guard let address = url?.absoluteString else {
-            return TransportError(.unsupportedURL, message: "The request has no URL.")
+            return TransportFailure(.unsupportedURL, message: "The request has no URL.")
         }
         var remaining = Int.max
         let now = DispatchTime.now().uptimeNanoseconds
@@ -45,7 +45,7 @@ extension CurlTransfer {
             if options.failure == 0 { options.failure = settings.trust.apply(to: easy) }
         }
         guard options.failure == 0 else {
-            return TransportError(
+            return TransportFailure(
                 .other, message: "libcurl refused an option: \(CurlLibrary.describe(options.failure)).",
                 underlyingError: CurlError(
                     code: Int(options.failure), summary: CurlLibrary.describe(options.failure), detail: ""))
@@ -80,10 +80,10 @@ extension CurlTransfer {
         }
     }
 
-    private func configureMethodAndBody(_ options: inout CurlOptionSetter) -> TransportError? {
+    private func configureMethodAndBody(_ options: inout CurlOptionSetter) -> TransportFailure? {
         let given = request.httpMethod ?? "GET"
         guard given == "GET" || HeaderFieldRules.isToken(given) else {
-            return HeaderFieldRules.violation(in: request)
+            return HeaderFieldRules.refusal(of: request)
         }
         let method = given == "GET" ? given : given.uppercased()
         switch (method, requestBody) {
@@ -135,7 +135,7 @@ extension CurlTransfer {
 
     /// Builds the header list; the last check before the head is written: a field that could
     /// inject (see ``HeaderFieldRules``) fails the hop and nothing is sent.
-    private func configureHeaders(_ options: inout CurlOptionSetter) -> TransportError? {
+    private func configureHeaders(_ options: inout CurlOptionSetter) -> TransportFailure? {
         var list: UnsafeMutableRawPointer?
         let fields = request.allHTTPHeaderFields ?? [:]
         for (name, value) in fields {
@@ -143,7 +143,7 @@ extension CurlTransfer {
                 try HeaderFieldRules.check(name: name, value: value)
             } catch {
                 ek_curl_slist_free_all(list)
-                return TransportError(.requestBuildFailed, message: error.description, underlyingError: error)
+                return TransportFailure(.invalidRequest, message: error.description, underlyingError: error)
             }
             // "Name;" is libcurl's syntax for a header with an empty value.
             list = ek_curl_slist_append(list, value.isEmpty ? "\(name);" : "\(name): \(value)")

@@ -17,7 +17,7 @@ import FoundationNetworking
 final class CurlTransfer: TransportTask, @unchecked Sendable {
     /// What happens after libcurl finished one hop.
     enum Step {
-        case finish(Result<TransportResponse, TransportError>)
+        case finish(Result<TransportResponse, TransportFailure>)
         case follow(URLRequest)
     }
 
@@ -61,17 +61,17 @@ final class CurlTransfer: TransportTask, @unchecked Sendable {
     /// Decided when a redirect's head is complete: follow it (its body is dropped) or fail.
     var redirectStep: Step?
     /// Why receiving stopped, if it did.
-    var receiveFailure: TransportError?
+    var receiveFailure: TransportFailure?
     var progress = TransferProgress()
 
     private var isReleased = false
     private let finished = Atomic(false)
-    private let completion: @Sendable (Result<TransportResponse, TransportError>) -> Void
+    private let completion: @Sendable (Result<TransportResponse, TransportFailure>) -> Void
     private weak var loop: CurlEventLoop?
 
     init?(
         request: TransportRequest, settings: CurlTransport.Settings, loop: CurlEventLoop,
-        completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
+        completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
     ) {
         guard let handle = loop.acquireHandle() else { return nil }
         self.handle = handle
@@ -113,7 +113,7 @@ final class CurlTransfer: TransportTask, @unchecked Sendable {
     /// Completes unless already completed.
     /// - Returns: Whether this call completed the transfer.
     @discardableResult
-    func finish(_ result: Result<TransportResponse, TransportError>) -> Bool {
+    func finish(_ result: Result<TransportResponse, TransportFailure>) -> Bool {
         let won = finished.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
         if won { completion(result) }
         return won

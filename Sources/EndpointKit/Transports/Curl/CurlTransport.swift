@@ -121,20 +121,21 @@ public final class CurlTransport: Transport {
     /// request: timeouts, size cap, body file, download target, progress and redirect policy
     /// (`priority` is not used: libcurl has no priority between transfers).
     public func execute(
-        _ request: TransportRequest, completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
+        _ request: TransportRequest,
+        completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
     ) -> any TransportTask {
         guard let scheme = request.urlRequest.url?.scheme,
             scheme.caseInsensitiveEquals("http") || scheme.caseInsensitiveEquals("https")
         else {
             return fail(
-                TransportError(
+                TransportFailure(
                     .unsupportedURL,
                     message: "Only http and https URLs are supported (\(request.urlRequest.url?.scheme ?? "none"))."),
                 completion)
         }
         guard let transfer = CurlTransfer(request: request, settings: settings, loop: loop, completion: completion)
         else {
-            return fail(TransportError(.other, message: "curl_easy_init failed."), completion)
+            return fail(TransportFailure(.other, message: "curl_easy_init failed."), completion)
         }
         if let error = transfer.configure() {
             transfer.finish(.failure(error))
@@ -161,7 +162,8 @@ public final class CurlTransport: Transport {
     }
 
     private func fail(
-        _ error: TransportError, _ completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
+        _ error: TransportFailure,
+        _ completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
     ) -> any TransportTask {
         DispatchQueue.global().async { completion(.failure(error)) }
         return FinishedTransportTask()

@@ -85,7 +85,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         {
             guard trustPolicy.evaluate(trust, host: challenge.protectionSpace.host) else {
                 transfer(for: task)?.fail(
-                    TransportError(.tls, message: "The server's certificate does not satisfy the trust policy."))
+                    TransportFailure(.tls, message: "The server's certificate does not satisfy the trust policy."))
                 completionHandler(.cancelAuthenticationChallenge, nil)
                 return
             }

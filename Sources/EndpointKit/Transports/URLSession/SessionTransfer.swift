@@ -29,7 +29,7 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
     }
 
     private let url: URL?
-    private let completion: @Sendable (Result<TransportResponse, TransportError>) -> Void
+    private let completion: @Sendable (Result<TransportResponse, TransportFailure>) -> Void
     private let onProgress: (@Sendable (TransferProgress) -> Void)?
     private let state: Locked<State>
     private let original: URLRequest
@@ -47,8 +47,9 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
     /// Starts a new task for a request the transfer resends itself (307/308 with a body on Linux).
     var onFollowUp: (@Sendable (SessionTransfer, URLRequest) -> Void)?
 
-    init(request: TransportRequest, completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void)
-    {
+    init(
+        request: TransportRequest, completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
+    ) {
         url = request.urlRequest.url
         priority = request.priority
         timeouts = request.timeouts
@@ -95,7 +96,7 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
     func cancel() { fail(.cancelled()) }
 
     /// Ends the transfer with `error` now and cancels the underlying task.
-    func fail(_ error: TransportError) {
+    func fail(_ error: TransportFailure) {
         if finish(.failure(error)) { state.withLock { $0.task }?.cancel() }
     }
 
@@ -113,11 +114,11 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
     func didReceive(response: URLResponse) -> Bool {
         serverReached()
         guard let http = response as? HTTPURLResponse else {
-            fail(TransportError(.badResponse, message: "The response is not an HTTP response."))
+            fail(TransportFailure(.badResponse, message: "The response is not an HTTP response."))
             return false
         }
-        let outcome = state.withLock { state -> Result<TransferProgress, TransportError> in
-            do throws(TransportError) {
+        let outcome = state.withLock { state -> Result<TransferProgress, TransportFailure> in
+            do throws(TransportFailure) {
                 try state.writer.begin(ResponseHead(http))
             } catch {
                 return .failure(error)
@@ -138,9 +139,9 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
     }
 
     func didReceive(data: Data) {
-        let outcome = state.withLock { state -> Result<TransferProgress, TransportError>? in
+        let outcome = state.withLock { state -> Result<TransferProgress, TransportFailure>? in
             guard !state.isFinished else { return nil }
-            do throws(TransportError) {
+            do throws(TransportFailure) {
                 try state.writer.append(data)
             } catch {
                 return .failure(error)
@@ -168,7 +169,7 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
 
     /// Applies the redirect policy: the request to follow with (or `nil` to stop), and an error
     /// to fail with after answering URLSession.
-    func redirect(status: Int, proposed: URLRequest) -> (next: URLRequest?, failure: TransportError?) {
+    func redirect(status: Int, proposed: URLRequest) -> (next: URLRequest?, failure: TransportFailure?) {
         serverReached()
         let count = state.withLock {
             $0.redirects += 1
@@ -186,7 +187,7 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
             #endif
             return (next, nil)
         case .stop: return (nil, nil)
-        case .fail(let reason, let message): return (nil, TransportError(reason, message: message))
+        case .fail(let reason, let message): return (nil, TransportFailure(reason, message: message))
         }
     }
 
@@ -210,16 +211,17 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
                 .failure(
                     timedOut
                         ? .timedOut(.idle, after: timeouts.idleLimit, url: url)
-                        : TransportError(urlSessionError: error, url: url)))
+                        : TransportFailure(urlSessionError: error, url: url)))
             return
         }
         guard let response else {
             finish(
-                .failure(TransportError(.badResponse, message: "The server closed the connection without a response.")))
+                .failure(
+                    TransportFailure(.badResponse, message: "The server closed the connection without a response.")))
             return
         }
-        let body = state.withLock { state -> Result<(data: Data, fileURL: URL?), TransportError> in
-            do throws(TransportError) {
+        let body = state.withLock { state -> Result<(data: Data, fileURL: URL?), TransportFailure> in
+            do throws(TransportFailure) {
                 return .success(try state.writer.finish())
             } catch {
                 return .failure(error)
@@ -247,7 +249,7 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
     }
 
     @discardableResult
-    private func finish(_ result: Result<TransportResponse, TransportError>) -> Bool {
+    private func finish(_ result: Result<TransportResponse, TransportFailure>) -> Bool {
         let (won, timers, unregister) = state.withLock {
             state -> (Bool, [any DispatchSourceTimer], (@Sendable () -> Void)?) in
             guard !state.isFinished else { return (false, [], nil) }

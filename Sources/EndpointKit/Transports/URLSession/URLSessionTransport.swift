@@ -69,18 +69,19 @@ public final class URLSessionTransport: Transport {
 
     /// Starts a data task for the request; see ``Transport/execute(_:completion:)``.
     public func execute(
-        _ request: TransportRequest, completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
+        _ request: TransportRequest,
+        completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
     ) -> any TransportTask {
         guard let scheme = request.urlRequest.url?.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             // URLSession on Linux hands other schemes (ftp, file) to libcurl, which may hang on them.
-            let error = TransportError(
+            let error = TransportFailure(
                 .unsupportedURL,
                 message: "Only http and https URLs are supported (\(request.urlRequest.url?.scheme ?? "none")).")
             DispatchQueue.global().async { completion(.failure(error)) }
             return FinishedTransportTask()
         }
         // The last check before bytes leave: an adapted or hand-made request may hold anything.
-        if let violation = HeaderFieldRules.violation(in: request.urlRequest) {
+        if let violation = HeaderFieldRules.refusal(of: request.urlRequest) {
             DispatchQueue.global().async { completion(.failure(violation)) }
             return FinishedTransportTask()
         }

@@ -1,7 +1,7 @@
 #if canImport(CCurlShim)
 import Foundation
 
-extension TransportError {
+extension TransportFailure {
     /// Classifies a failed libcurl transfer by its `CURLcode`.
     /// - Parameters:
     ///   - error: The code and libcurl's texts.

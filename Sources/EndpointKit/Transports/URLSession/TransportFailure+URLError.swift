@@ -4,7 +4,7 @@ import Foundation
 import FoundationNetworking
 #endif
 
-extension TransportError {
+extension TransportFailure {
     /// Classifies an error from URLSession.
     ///
     /// On Linux a TLS failure arrives as error `-1` ("SSL certificate problem: ...") rather than
