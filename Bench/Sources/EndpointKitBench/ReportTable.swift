@@ -69,6 +69,9 @@ enum ReportTable {
             if let latency = side.medianRequestSeconds {
                 return Format.microseconds(latency) + "/req"
             }
+            if row.perRequest != nil, let requests = row.requests {
+                return Format.microseconds(side.medianWallSeconds / Double(max(requests, 1))) + "/req"
+            }
             if row.scenario == 6, let requests = row.requests {
                 return Format.perRequest(side.medianWallSeconds, requests: requests)
             }

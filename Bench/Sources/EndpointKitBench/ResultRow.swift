@@ -18,7 +18,7 @@ struct ResultRow: Encodable {
         let baseline: Double
     }
 
-    /// The scenario number from the issue (1 to 6).
+    /// The scenario number: 1 to 6 from the issue, then the bench's own (7, the client core).
     let scenario: Int
     /// The scenario name used by `--scenario`.
     let name: String
@@ -43,6 +43,9 @@ struct ResultRow: Encodable {
     var references: [SideResult] = []
     /// Per-request cost growth (scenario 6).
     var growth: Growth?
+    /// Time per request of each side and EndpointKit's overhead (scenario 7); the table then
+    /// shows every side's time per request.
+    var perRequest: PerRequest?
     /// Anything the reader needs to interpret the row.
     var note: String?
 
@@ -102,7 +105,7 @@ struct ResultRow: Encodable {
     private enum CodingKeys: String, CodingKey {
         case scenario, name, label, status, maximumRatio, maximumGrowthBytes, maximumLatencySeconds, targetText
         case requests, bytes, endpointKit, baseline, references
-        case growth, note, ratio, cpuRatio, meetsTarget
+        case growth, perRequest, note, ratio, cpuRatio, meetsTarget
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -121,6 +124,7 @@ struct ResultRow: Encodable {
         try container.encodeIfPresent(baseline, forKey: .baseline)
         try container.encode(references, forKey: .references)
         try container.encodeIfPresent(growth, forKey: .growth)
+        try container.encodeIfPresent(perRequest, forKey: .perRequest)
         try container.encodeIfPresent(note, forKey: .note)
         try container.encodeIfPresent(ratio, forKey: .ratio)
         try container.encodeIfPresent(cpuRatio, forKey: .cpuRatio)
