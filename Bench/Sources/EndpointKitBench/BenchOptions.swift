@@ -152,6 +152,9 @@ struct BenchOptions: Equatable {
     /// Requests per run of scenario 5 (cache), per side.
     var cacheRequests: Int { requests(quick ? 300 : 2000) }
 
+    /// Requests per run of scenario 7 (the client core on an in-process transport), per side.
+    var coreRequests: Int { requests(quick ? 10_000 : 30_000) }
+
     /// How long each server capacity probe runs, in seconds.
     var capacitySeconds: Double { quick || requestCap != nil ? 0.5 : 2 }
 

@@ -1,6 +1,7 @@
 /// One scenario of the issue: measures EndpointKit against a baseline and returns table rows.
 protocol Scenario: Sendable {
-    /// The number in the issue (1 to 6); rows are printed in this order.
+    /// The number in the issue (1 to 6), or after them for scenarios the bench adds (7); rows are
+    /// printed in this order.
     var number: Int { get }
     /// The name `--scenario` accepts.
     var name: String { get }
@@ -15,7 +16,7 @@ protocol Scenario: Sendable {
     func run(in context: BenchContext) async throws -> [ResultRow]
 }
 
-/// Every scenario of the issue, in order.
+/// Every scenario of the issue, then the bench's own, in order.
 enum ScenarioCatalog {
     static let all: [any Scenario] = [
         SequentialScenario(),
@@ -24,6 +25,7 @@ enum ScenarioCatalog {
         TransferScenario(),
         CacheScenario(),
         ScaleScenario(),
+        CoreScenario(),
     ]
 
     /// The names `--scenario` accepts, in order.

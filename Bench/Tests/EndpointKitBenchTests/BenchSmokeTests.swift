@@ -44,7 +44,8 @@ final class BenchSmokeTests: XCTestCase {
             "--quick", "--json", "--requests", "20", "--objects", "200", "--rounds", "1", "--transfer-mb", "16",
         ])
 
-        // THEN its JSON has a row for every scenario of the issue
+        // THEN its JSON has a row for every scenario of the issue, and for the bench's own (7, the
+        // client core)
         let rows = try XCTUnwrap(report["rows"] as? [[String: Any]])
         var statuses: [Int: Set<String>] = [:]
         for row in rows {
@@ -55,6 +56,7 @@ final class BenchSmokeTests: XCTestCase {
             statuses,
             [
                 1: ["measured"], 2: ["measured"], 3: ["measured"], 4: ["measured"], 5: ["measured"], 6: ["measured"],
+                7: ["measured"],
             ])
         for row in rows where row["status"] as? String == "measured" {
             XCTAssertNotNil(row["ratio"], "\(row)")
@@ -70,6 +72,13 @@ final class BenchSmokeTests: XCTestCase {
         for row in rows where row["scenario"] as? Int == 5 {
             let endpointKit = try XCTUnwrap(row["endpointKit"] as? [String: Any])
             XCTAssertNotNil(endpointKit["medianRequestSeconds"] as? Double, "\(row)")
+        }
+        // Scenario 7 reports the time per request of each side and EndpointKit's overhead.
+        for row in rows where row["scenario"] as? Int == 7 {
+            let perRequest = try XCTUnwrap(row["perRequest"] as? [String: Any], "\(row)")
+            XCTAssertNotNil(perRequest["endpointKitMicroseconds"] as? Double, "\(row)")
+            XCTAssertNotNil(perRequest["baselineMicroseconds"] as? Double, "\(row)")
+            XCTAssertNotNil(perRequest["overheadMicroseconds"] as? Double, "\(row)")
         }
         let server = try XCTUnwrap(report["server"] as? [String: Any])
         let capacity = try XCTUnwrap(server["capacity"] as? [[String: Any]])
