@@ -2,27 +2,35 @@ import Foundation
 
 /// Percent-encoding rules for paths, query strings and form bodies (RFC 3986).
 enum PercentEncoding {
-    /// RFC 3986 unreserved characters: never encoded.
-    private static let unreserved: Set<UInt8> = Set(
-        Array(UInt8(ascii: "a")...UInt8(ascii: "z")) + Array(UInt8(ascii: "A")...UInt8(ascii: "Z"))
-            + Array(UInt8(ascii: "0")...UInt8(ascii: "9")) + [
-                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"),
-            ]
-    )
-
-    /// Characters allowed in a path segment besides unreserved (`pchar` minus `%`).
-    private static let segmentExtras: Set<UInt8> = Set("!$&'()*+,;=:@".utf8)
+    /// What may stay as it is, per byte: a bit for each context (RFC 3986).
+    private static let table: [UInt8] = {
+        var table = [UInt8](repeating: 0, count: 256)
+        let unreserved =
+            Array(UInt8(ascii: "a")...UInt8(ascii: "z")) + Array(UInt8(ascii: "A")...UInt8(ascii: "Z"))
+            + Array(UInt8(ascii: "0")...UInt8(ascii: "9")) + Array("-._~".utf8)
+        for byte in unreserved { table[Int(byte)] |= query | segment | path }
+        // A path segment also allows `pchar` minus `%`; trusted path text also keeps `/`.
+        for byte in "!$&'()*+,;=:@".utf8 { table[Int(byte)] |= segment | path }
+        table[Int(UInt8(ascii: "/"))] |= path
+        return table
+    }()
+    private static let query: UInt8 = 1
+    private static let segment: UInt8 = 2
+    private static let path: UInt8 = 4
 
     private static let hex = Array("0123456789ABCDEF".utf8)
 
-    private static func encode(_ string: String, keeping allowed: (UInt8) -> Bool, keepEscapes: Bool) -> String {
+    private static func encode(_ string: String, keeping context: UInt8, keepEscapes: Bool) -> String {
+        // Most paths and values need no escaping at all: return them as they are.
+        let table = self.table
+        if string.utf8.allSatisfy({ table[Int($0)] & context != 0 }) { return string }
         let bytes = Array(string.utf8)
         var out = [UInt8]()
-        out.reserveCapacity(bytes.count)
+        out.reserveCapacity(bytes.count + 8)
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]
-            if allowed(byte) {
+            if table[Int(byte)] & context != 0 {
                 out.append(byte)
             } else if keepEscapes, byte == UInt8(ascii: "%"), index + 2 < bytes.count,
                 isHex(bytes[index + 1]), isHex(bytes[index + 2])
@@ -46,9 +54,7 @@ enum PercentEncoding {
 
     /// Encodes trusted path text: `/` and valid `%XX` escapes are kept.
     static func encodePathLiteral(_ string: String) -> String {
-        encode(
-            string, keeping: { unreserved.contains($0) || segmentExtras.contains($0) || $0 == UInt8(ascii: "/") },
-            keepEscapes: true)
+        encode(string, keeping: path, keepEscapes: true)
     }
 
     /// Encodes a value as exactly one path segment; `.` and `..` are escaped so they cannot be
@@ -56,11 +62,11 @@ enum PercentEncoding {
     static func encodePathSegment(_ string: String) -> String {
         if string == "." { return "%2E" }
         if string == ".." { return "%2E%2E" }
-        return encode(string, keeping: { unreserved.contains($0) || segmentExtras.contains($0) }, keepEscapes: false)
+        return encode(string, keeping: segment, keepEscapes: false)
     }
 
     /// Encodes a query or form name or value: everything but unreserved characters.
     static func encodeQueryComponent(_ string: String) -> String {
-        encode(string, keeping: { unreserved.contains($0) }, keepEscapes: false)
+        encode(string, keeping: query, keepEscapes: false)
     }
 }

@@ -11,6 +11,13 @@ import FoundationNetworking
 /// defaults, then the request's (which win), then `Content-Type` from the body unless already set.
 struct URLRequestBuilder: Sendable {
     let configuration: APIClient.Configuration
+    /// The client's base URL, split once.
+    private let clientBase: BaseURL?
+
+    init(configuration: APIClient.Configuration) {
+        self.configuration = configuration
+        clientBase = configuration.baseURL.map(BaseURL.init)
+    }
 
     /// A built request: the `URLRequest`, plus a file to stream as its body and temporary files to
     /// remove when the request completes.
@@ -35,7 +42,7 @@ struct URLRequestBuilder: Sendable {
         guard HeaderFieldRules.isToken(method.rawValue) else {
             throw .definitionFailed("invalid method \(method.rawValue.debugDescription)")
         }
-        guard let base = request.baseURL ?? configuration.baseURL else { throw .missingBaseURL }
+        guard let base = request.baseURL.map(BaseURL.init) ?? clientBase else { throw .missingBaseURL }
 
         let parameters = request.parameters
         var query = configuration.commonParameters
@@ -90,17 +97,8 @@ struct URLRequestBuilder: Sendable {
         case file(URL, isTemporary: Bool)
     }
 
-    private func makeURL(base: URL, path: RequestPath, query: QueryItems) throws(RequestBuildError) -> URL {
-        var string = base.absoluteString
-        // A query in the base URL (`https://api.test/v1?key=1`) comes first in every request's
-        // query; a fragment is never sent.
-        var baseQuery = Substring()
-        if let fragment = string.firstIndex(of: "#") { string = String(string[..<fragment]) }
-        if let mark = string.firstIndex(of: "?") {
-            baseQuery = string[string.index(after: mark)...]
-            string = String(string[..<mark])
-        }
-        while string.hasSuffix("/") { string.removeLast() }
+    private func makeURL(base: BaseURL, path: RequestPath, query: QueryItems) throws(RequestBuildError) -> URL {
+        var string = base.prefix
         let encodedPath = path.encoded
         guard !Self.holdsEncodedControlCharacter(encodedPath) else { throw .controlCharacter(component: "path") }
         if !encodedPath.isEmpty {
@@ -110,11 +108,12 @@ struct URLRequestBuilder: Sendable {
         var encodedQuery = query.percentEncoded(arrayEncoding: configuration.arrayEncoding)
         // Values are checked; the base URL is configuration, trusted like its path.
         guard !Self.holdsEncodedControlCharacter(encodedQuery) else { throw .controlCharacter(component: "query") }
-        if !baseQuery.isEmpty {
-            encodedQuery = encodedQuery.isEmpty ? String(baseQuery) : baseQuery + "&" + encodedQuery
+        if !base.query.isEmpty {
+            encodedQuery = encodedQuery.isEmpty ? base.query : base.query + "&" + encodedQuery
         }
         if !encodedQuery.isEmpty { string += "?" + encodedQuery }
-        guard let url = URL(string: string), url.scheme != nil, url.host != nil else { throw .invalidURL(string) }
+        // The base has a scheme and a host; what is appended is percent-encoded and cannot change them.
+        guard base.hasSchemeAndHost, let url = URL(string: string) else { throw .invalidURL(string) }
         return url
     }
 
@@ -165,5 +164,30 @@ struct URLRequestBuilder: Sendable {
         case .invalid(let reason):
             throw .bodyEncodingFailed(reason)
         }
+    }
+}
+
+/// A base URL split once: what paths are appended to, and its own query (`https://api.test/v1?key=1`
+/// puts `key=1` first in every request's query). A fragment is never sent.
+struct BaseURL: Sendable {
+    /// The URL without query, fragment or trailing slashes.
+    let prefix: String
+    /// The URL's own query, percent-encoded as written; empty for none.
+    let query: String
+    /// Whether the URL has a scheme and a host (a request needs both).
+    let hasSchemeAndHost: Bool
+
+    init(_ url: URL) {
+        var string = url.absoluteString
+        if let fragment = string.utf8.firstIndex(of: UInt8(ascii: "#")) { string = String(string[..<fragment]) }
+        var query = ""
+        if let mark = string.utf8.firstIndex(of: UInt8(ascii: "?")) {
+            query = String(string[string.utf8.index(after: mark)...])
+            string = String(string[..<mark])
+        }
+        while string.utf8.last == UInt8(ascii: "/") { string.removeLast() }
+        prefix = string
+        self.query = query
+        hasSchemeAndHost = url.scheme != nil && url.host != nil
     }
 }
