@@ -36,6 +36,29 @@ final class CoalescingTests: LoopbackTestCase {
         }
     }
 
+    /// A shared transfer that completed, or whose callers all left, holds neither the client nor
+    /// its transport: both go away with the caller's last reference (their connections with them).
+    func testThatACoalescedTransferKeepsNothingAliveOnceItEnded() async {
+        gate.open()
+        weak var weakTransport: URLSessionTransport?
+        weak var weakClient: APIClient?
+        do {
+            let transport = URLSessionTransport()
+            let client = makeClient { $0.transport = transport }
+            weakTransport = transport
+            weakClient = client
+            async let first = client.send(GetItem(path: "/shared"))
+            async let second = client.send(GetItem(path: "/shared"))
+            let results = await [first, second]
+            XCTAssertEqual(results.compactMap(\.value), [Item(id: 1, name: "shared"), Item(id: 1, name: "shared")])
+            let cancelled = client.send(GetItem(path: "/fault/stall")) { _ in }
+            cancelled.cancel()
+        }
+        for _ in 0..<200 where weakTransport != nil || weakClient != nil { try? await Task.sleep(for: .milliseconds(10)) }
+        XCTAssertNil(weakClient, "the client")
+        XCTAssertNil(weakTransport, "its transport")
+    }
+
     func testThatTwentyIdenticalGetsMakeOneServerHitAndOneCallerCanCancel() {
         let done = expectation(description: "twenty completions")
         done.expectedFulfillmentCount = 20

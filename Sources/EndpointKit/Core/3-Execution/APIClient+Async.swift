@@ -6,13 +6,20 @@ extension APIClient {
     public func send<Request: APIRequest>(_ request: Request) async -> APIResult<Request.Response> {
         // The response is processed on this task (see AwaitingCaller): one thread crossing per
         // response instead of two.
-        let caller = AwaitingCaller<APIResult<Request.Response>>(fallback: processingQueue)
-        let handle = perform(request, delegate: nil, progress: nil, processing: caller.post) { caller.finish($0) }
-        return await withTaskCancellationHandler {
+        let caller = AwaitingCaller(fallback: processingQueue)
+        let slot = ResultSlot<Request.Response>()
+        let handle = perform(
+            request, delegate: nil, progress: nil, options: SendOptions(reportsProgress: false), processing: caller.post
+        ) { result in
+            slot.result = result
+            caller.finish()
+        }
+        await withTaskCancellationHandler {
             await caller.run()
         } onCancel: {
             handle.cancel()
         }
+        return slot.result ?? .transportError(.cancelled())
     }
 
     /// Starts a request and returns it as an ``APITask``: its progress as an async sequence, its

@@ -108,8 +108,13 @@ public final class APIClient: Sendable {
         completionQueue: DispatchQueue? = nil,
         deliver: @escaping @Sendable (APIResult<Request.Response>) -> Void
     ) -> RequestHandle {
-        let delegates = [explicitDelegate.map(WeakDelegate.init), (request as? any DelegatingRequest)?.weakDelegate]
-            .compactMap { $0 }
+        var found: [WeakDelegate] = []
+        if let explicitDelegate { found.append(WeakDelegate(explicitDelegate)) }
+        // Only a class (a BaseRequest) carries its own delegate: no conformance lookup for a struct.
+        if Request.self is AnyClass, let own = (request as? any DelegatingRequest)?.weakDelegate {
+            found.append(own)
+        }
+        let delegates = found
         let tellDelegates: @Sendable (APIResult<Request.Response>, _ onMain: Bool) -> Void = { result, onMain in
             guard !delegates.isEmpty else { return }
             let tell: @Sendable () -> Void = {

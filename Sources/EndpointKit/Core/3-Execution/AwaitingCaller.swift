@@ -9,15 +9,15 @@ import Dispatch
 /// completion posts the processing here and the caller, resumed once, runs it itself: validation,
 /// envelope, decoding and delivery happen on the caller's task, one thread crossing per response.
 ///
-/// Work posted before the result runs first, in order; work posted after the result was taken
+/// Work posted before ``finish()`` runs first, in order; work posted after the caller returned
 /// (a late completion of a cancelled request) runs on `fallback`, so nothing posted is dropped.
-final class AwaitingCaller<Value: Sendable>: Sendable {
-    // Work and the result are kept apart so that the queue of work is not generic: the client's
-    // code is not specialised for the caller's `Request` type, and every generic operation on it
-    // would look up type metadata at run time.
+///
+/// Not generic: the result travels in a ``ResultSlot`` the caller owns, so no generic metadata is
+/// looked up for the caller's response type on every step.
+final class AwaitingCaller: Sendable {
     private struct State {
         var work: [@Sendable () -> Void] = []
-        var result: Value?
+        var isFinished = false
         var waiter: UnsafeContinuation<Void, Never>?
         var isClosed = false
     }
@@ -42,30 +42,30 @@ final class AwaitingCaller<Value: Sendable>: Sendable {
         waiter?.resume()
     }
 
-    /// Hands the caller its result (from any thread); later results are ignored.
-    func finish(_ value: Value) {
+    /// Tells the caller its result is in its slot (from any thread); later calls do nothing.
+    func finish() {
         let waiter = state.withLock { state -> UnsafeContinuation<Void, Never>? in
-            guard !state.isClosed, state.result == nil else { return nil }
-            state.result = value
+            guard !state.isClosed, !state.isFinished else { return nil }
+            state.isFinished = true
             defer { state.waiter = nil }
             return state.waiter
         }
         waiter?.resume()
     }
 
-    /// Runs posted work, in order, until the result arrives, then returns it.
-    func run() async -> Value {
+    /// Runs posted work, in order, until ``finish()`` is called.
+    func run() async {
         while true {
-            switch take() {
-            case .work(let work):
+            let (work, finished) = take()
+            if let work {
                 work()
-            case .result(let value):
-                return value
-            case .none:
+            } else if finished {
+                return
+            } else {
                 await withUnsafeContinuation { continuation in
                     // Resumed by the next post or finish, or now if one came in between.
                     let ready = state.withLock { state -> Bool in
-                        guard state.work.isEmpty, state.result == nil else { return true }
+                        guard state.work.isEmpty, !state.isFinished else { return true }
                         state.waiter = continuation
                         return false
                     }
@@ -75,20 +75,21 @@ final class AwaitingCaller<Value: Sendable>: Sendable {
         }
     }
 
-    private enum Next {
-        case work(@Sendable () -> Void)
-        case result(Value)
-        case none
-    }
-
-    /// The next piece of work, else the result (closing the caller: later work goes to
-    /// `fallback`), else nothing.
-    private func take() -> Next {
+    /// The next piece of work, else whether the caller finished (closing it: later work goes to
+    /// `fallback`).
+    private func take() -> (work: (@Sendable () -> Void)?, finished: Bool) {
         state.withLock { state in
-            if !state.work.isEmpty { return .work(state.work.removeFirst()) }
-            guard let result = state.result else { return .none }
+            if !state.work.isEmpty { return (state.work.removeFirst(), false) }
+            guard state.isFinished else { return (nil, false) }
             state.isClosed = true
-            return .result(result)
+            return (nil, true)
         }
     }
+}
+
+/// Where an awaited send's result waits for its caller: written once before
+/// ``AwaitingCaller/finish()``, read once after ``AwaitingCaller/run()`` returned (the caller's
+/// lock orders the two).
+final class ResultSlot<Value: Sendable>: @unchecked Sendable {
+    var result: APIResult<Value>?
 }

@@ -10,6 +10,9 @@ protocol ClientFeature: Sendable {
 struct SendOptions: Sendable {
     /// Replaces the cache mode of the request's ``CachePolicy``.
     var cacheMode: CachePolicy.Mode?
+    /// Whether the transfer's progress is published: the caller holds the send's handle (an
+    /// awaited send, or one inside a batch or chain, has no handle of its own to read it from).
+    var reportsProgress = true
 
     static let none = SendOptions()
 }

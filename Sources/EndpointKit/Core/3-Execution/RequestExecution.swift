@@ -33,6 +33,8 @@ final class RequestExecution<Request: APIRequest>: Sendable {
     let request: Request
     /// The stages of this send, in the order of the client's features.
     let stages: [any RequestStage]
+    /// Every hook some stage implements: a phase no stage takes part in is skipped.
+    private let hooks: StageHooks
     /// The stages that adapt requests and those that decide retries, found once.
     private let adapters: [any RequestStage]
     private let retriers: [any RequestStage]
@@ -63,15 +65,21 @@ final class RequestExecution<Request: APIRequest>: Sendable {
         self.processing = processing ?? { queue.async(execute: $0) }
         timeouts = request.timeouts(overriding: client.configuration.timeouts)
         var stages: [any RequestStage] = []
+        var hooks: StageHooks = []
         for feature in client.features {
-            if let stage = feature.stage(for: request, options: options) { stages.append(stage) }
+            guard let stage = feature.stage(for: request, options: options) else { continue }
+            stages.append(stage)
+            hooks.formUnion(stage.hooks)
         }
         self.stages = stages
-        adapters = stages.isEmpty ? [] : stages.filter(\.adaptsRequests)
-        retriers = stages.isEmpty ? [] : stages.filter(\.decidesRetries)
+        self.hooks = hooks
+        adapters = hooks.contains(.adapt) ? stages.filter { $0.hooks.contains(.adapt) } : []
+        retriers = hooks.contains(.retry) ? stages.filter { $0.hooks.contains(.retry) } : []
         // `_typeName` gives what `String(describing:)` gives for a type, without its printing machinery
         // (about 1.4% of a request's CPU).
-        handle = RequestHandle(tag: request.tag, endpoint: _typeName(Request.self, qualified: false))
+        handle = RequestHandle(
+            tag: request.tag, endpoint: _typeName(Request.self, qualified: false),
+            reportsProgress: options.reportsProgress)
     }
 
     func start() {
@@ -133,21 +141,24 @@ final class RequestExecution<Request: APIRequest>: Sendable {
 
     private func send(_ built: URLRequestBuilder.Built, context: RequestContext) {
         guard handle.isRunning else { return }
-        let reporter = handle.progressReporter
+        var onProgress: (@Sendable (TransferProgress) -> Void)?
+        if let reporter = handle.existingProgressReporter { onProgress = { reporter.report($0) } }
         var transportRequest = TransportRequest(
             urlRequest: built.urlRequest, timeouts: timeouts,
             maximumResponseSize: client.configuration.maximumResponseSize, priority: request.priority,
-            bodyFile: built.bodyFile, onProgress: { reporter.report($0) },
-            redirectPolicy: client.configuration.redirectPolicy)
+            bodyFile: built.bodyFile, onProgress: onProgress, redirectPolicy: client.configuration.redirectPolicy)
         var sender: any AttemptSender = client.sender
-        for stage in stages {
-            if let answer = stage.willSend(&transportRequest, context: context) {
-                return finish(result(of: answer, for: transportRequest.urlRequest))
+        if !hooks.isDisjoint(with: [.willSend, .route]) {
+            for stage in stages {
+                let own = stage.hooks
+                if own.contains(.willSend), let answer = stage.willSend(&transportRequest, context: context) {
+                    return finish(result(of: answer, for: transportRequest.urlRequest))
+                }
+                if own.contains(.route) { sender = stage.route(sender) }
             }
-            sender = stage.route(sender)
         }
         let urlRequest = transportRequest.urlRequest
-        if !stages.isEmpty { state.withLock { $0.lastRequest = urlRequest } }
+        if hooks.contains(.fallback) { state.withLock { $0.lastRequest = urlRequest } }
         let task = sender.send(transportRequest, for: request) { [self] outcome in
             guard handle.isRunning else { return }
             processing { [self] in
@@ -163,19 +174,21 @@ final class RequestExecution<Request: APIRequest>: Sendable {
     private func process(
         _ outcome: Result<TransportResponse, TransportError>, for urlRequest: URLRequest, context: RequestContext
     ) -> APIResult<Request.Response> {
-        guard !stages.isEmpty else {
+        guard !hooks.isDisjoint(with: [.didReceive, .didProcess]) else {
             return ResponseProcessor(configuration: client.configuration, request: request, urlRequest: urlRequest)
                 .process(outcome, elapsed: elapsed)
         }
         var outcome = outcome
         var source = ResponseSource.network
-        for stage in stages.reversed() {
+        for stage in stages.reversed() where stage.hooks.contains(.didReceive) {
             stage.didReceive(&outcome, source: &source, request: urlRequest, context: context)
         }
         var result = ResponseProcessor(configuration: client.configuration, request: request, urlRequest: urlRequest)
             .process(outcome, elapsed: elapsed).from(source)
         let response = try? outcome.get()
-        for stage in stages.reversed() { result = stage.didProcess(result, response: response, source: source) }
+        for stage in stages.reversed() where stage.hooks.contains(.didProcess) {
+            result = stage.didProcess(result, response: response, source: source)
+        }
         return result
     }
 
@@ -197,7 +210,7 @@ final class RequestExecution<Request: APIRequest>: Sendable {
     // MARK: - Retries
 
     private func evaluate(_ result: APIResult<Request.Response>, urlRequest: URLRequest, context: RequestContext) {
-        guard let failure = result.failure, !retriers.isEmpty, context.attempt < Self.attemptCap,
+        guard !retriers.isEmpty, let failure = result.failure, context.attempt < Self.attemptCap,
             !failure.isCancellation
         else {
             return finish(result)
@@ -235,8 +248,8 @@ final class RequestExecution<Request: APIRequest>: Sendable {
     /// A failure without a usable answer, answered by a stage instead when one can (and its
     /// answer succeeds).
     private func fallback(for result: APIResult<Request.Response>) -> APIResult<Request.Response> {
-        guard !stages.isEmpty, case .transportError(let error) = result else { return result }
-        for stage in stages {
+        guard hooks.contains(.fallback), case .transportError(let error) = result else { return result }
+        for stage in stages where stage.hooks.contains(.fallback) {
             guard let answer = stage.fallback(for: error) else { continue }
             guard case .response(let response, _) = answer else { continue }
             let urlRequest = state.withLock { $0.lastRequest } ?? URLRequest(url: response.response.url ?? Self.noURL)
@@ -250,10 +263,12 @@ final class RequestExecution<Request: APIRequest>: Sendable {
         client.registry.remove(handle)
         let (temporaryFiles, attempt, failures) = state.withLock { ($0.temporaryFiles, $0.attempt, $0.failures) }
         for file in temporaryFiles { try? FileManager.default.removeItem(at: file) }
-        handle.progressReporter.complete(succeeded: result.isSuccess)
-        if !stages.isEmpty {
+        handle.existingProgressReporter?.complete(succeeded: result.isSuccess)
+        if hooks.contains(.didComplete) {
             let context = context(attempt: max(1, attempt), failures: failures)
-            for stage in stages { stage.didComplete(result, context: context, handle: handle) }
+            for stage in stages where stage.hooks.contains(.didComplete) {
+                stage.didComplete(result, context: context, handle: handle)
+            }
         }
         emit(result)
     }

@@ -17,8 +17,9 @@ import FoundationNetworking
 /// The protocol is internal: features live in this module, and what users plug in has its own
 /// public protocols (``RequestInterceptor``, ``RequestRetrier``, ``APIPlugin``, ``Transport``).
 protocol RequestStage: Sendable {
-    /// Whether ``adapt(_:context:)`` changes requests; only then is it called.
-    var adaptsRequests: Bool { get }
+    /// The hooks this stage implements; the execution calls only those.
+    var hooks: StageHooks { get }
+
     /// Changes the request of an attempt before anything else sees it (interceptors).
     func adapt(_ request: URLRequest, context: RequestContext) async throws -> URLRequest
 
@@ -39,8 +40,6 @@ protocol RequestStage: Sendable {
         _ result: APIResult<Value>, response: TransportResponse?, source: ResponseSource
     ) -> APIResult<Value>
 
-    /// Whether ``retry(after:request:context:)`` has opinions; only then is it asked.
-    var decidesRetries: Bool { get }
     /// What to do with a failed attempt (see ``RequestRetrier``).
     func retry(after failure: APIFailure, request: URLRequest, context: RequestContext) async -> RetryDecision
 
@@ -52,7 +51,6 @@ protocol RequestStage: Sendable {
 }
 
 extension RequestStage {
-    var adaptsRequests: Bool { false }
     func adapt(_ request: URLRequest, context: RequestContext) async throws -> URLRequest { request }
     func willSend(_ request: inout TransportRequest, context: RequestContext) -> StageAnswer? { nil }
     func route(_ next: any AttemptSender) -> any AttemptSender { next }
@@ -65,12 +63,33 @@ extension RequestStage {
     ) -> APIResult<Value> {
         result
     }
-    var decidesRetries: Bool { false }
     func retry(after failure: APIFailure, request: URLRequest, context: RequestContext) async -> RetryDecision {
         .noOpinion
     }
     func fallback(for error: TransportError) -> StageAnswer? { nil }
     func didComplete<Value: Sendable>(_ result: APIResult<Value>, context: RequestContext, handle: RequestHandle) {}
+}
+
+/// The hooks of a ``RequestStage``, so that the execution skips the others.
+struct StageHooks: OptionSet, Sendable {
+    let rawValue: UInt8
+
+    /// ``RequestStage/adapt(_:context:)``.
+    static let adapt = StageHooks(rawValue: 1 << 0)
+    /// ``RequestStage/willSend(_:context:)``.
+    static let willSend = StageHooks(rawValue: 1 << 1)
+    /// ``RequestStage/route(_:)``.
+    static let route = StageHooks(rawValue: 1 << 2)
+    /// ``RequestStage/didReceive(_:source:request:context:)``.
+    static let didReceive = StageHooks(rawValue: 1 << 3)
+    /// ``RequestStage/didProcess(_:response:source:)``.
+    static let didProcess = StageHooks(rawValue: 1 << 4)
+    /// ``RequestStage/retry(after:request:context:)``.
+    static let retry = StageHooks(rawValue: 1 << 5)
+    /// ``RequestStage/fallback(for:)``.
+    static let fallback = StageHooks(rawValue: 1 << 6)
+    /// ``RequestStage/didComplete(_:context:handle:)``.
+    static let didComplete = StageHooks(rawValue: 1 << 7)
 }
 
 /// A stage's answer to a request in place of the network's.

@@ -33,7 +33,10 @@ public enum APIResult<Value: Sendable>: Sendable {
     }
 
     /// Whether this is ``success(_:_:)``.
-    public var isSuccess: Bool { value != nil }
+    public var isSuccess: Bool {
+        if case .success = self { return true }
+        return false
+    }
 
     /// Returns the value or throws the ``ServerFailure`` or ``TransportError``.
     public func get() throws -> Value {

@@ -20,6 +20,8 @@ public final class RequestHandle: Sendable, Hashable, CustomStringConvertible {
         var transportTask: (any TransportTask)?
         var onCancel: (@Sendable () -> Void)?
         var discardPartial = false
+        /// Made for sends that report progress, or when first asked for.
+        var reporter: ProgressReporter?
     }
 
     private static let counter = Locked<UInt64>(0)
@@ -30,10 +32,13 @@ public final class RequestHandle: Sendable, Hashable, CustomStringConvertible {
     public let tag: String?
     /// The endpoint's type name, for example `"GetUser"`.
     public let endpoint: String
-    private let storage = Locked(Storage())
-    let progressReporter = ProgressReporter()
+    private let storage: Locked<Storage>
 
-    init(tag: String? = nil, endpoint: String = "") {
+    /// - Parameter reportsProgress: Whether the transfer's progress is published (the handle is
+    ///   given to the caller); otherwise a reporter is made only when asked for, and hears only
+    ///   the completion.
+    init(tag: String? = nil, endpoint: String = "", reportsProgress: Bool = true) {
+        storage = Locked(Storage(reporter: reportsProgress ? ProgressReporter() : nil))
         id = Self.counter.withLock {
             $0 += 1
             return $0
@@ -41,6 +46,19 @@ public final class RequestHandle: Sendable, Hashable, CustomStringConvertible {
         self.tag = tag
         self.endpoint = endpoint
     }
+
+    /// The publisher of this send's progress, made when first asked for.
+    var progressReporter: ProgressReporter {
+        storage.withLock { storage in
+            if let reporter = storage.reporter { return reporter }
+            let reporter = ProgressReporter()
+            storage.reporter = reporter
+            return reporter
+        }
+    }
+
+    /// The publisher of this send's progress, if the send reports progress or someone asked.
+    var existingProgressReporter: ProgressReporter? { storage.withLock { $0.reporter } }
 
     /// The transfer's progress as a Foundation `Progress` (fraction completed; ends at 1 on success).
     public var progress: Progress { progressReporter.progress }

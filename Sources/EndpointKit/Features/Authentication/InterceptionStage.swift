@@ -9,15 +9,13 @@ import FoundationNetworking
 struct InterceptionStage: RequestStage {
     let interceptors: [any RequestInterceptor]
 
-    var adaptsRequests: Bool { true }
+    var hooks: StageHooks { [.adapt, .retry] }
 
     func adapt(_ request: URLRequest, context: RequestContext) async throws -> URLRequest {
         var request = request
         for interceptor in interceptors { request = try await interceptor.adapt(request, context: context) }
         return request
     }
-
-    var decidesRetries: Bool { true }
 
     func retry(after failure: APIFailure, request: URLRequest, context: RequestContext) async -> RetryDecision {
         for interceptor in interceptors {

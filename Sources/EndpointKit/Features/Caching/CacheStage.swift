@@ -24,6 +24,8 @@ final class CacheStage: RequestStage {
     private let method: HTTPMethod
     private let state = Locked(State())
 
+    var hooks: StageHooks { [.willSend, .didReceive, .didProcess, .fallback] }
+
     init(cache: ResponseCache, policy: CachePolicy, mode: CachePolicy.Mode, method: HTTPMethod) {
         self.cache = cache
         self.policy = policy

@@ -8,21 +8,33 @@ import FoundationNetworking
 /// transfer (``APIRequest/coalescesIdenticalRequests``).
 ///
 /// Two requests are identical when they come from the same endpoint type and have the same
-/// method, URL, header fields, body, timeouts and size cap; requests with a body file or a
-/// download target never share. (The endpoint type is part of it so that test doubles answering
-/// by endpoint, such as `StubTransport`, see every endpoint they are asked for.) Every caller keeps its
-/// own pipeline (plugins, validation, decoding, retries) and its own completion: only the bytes
-/// on the wire are shared. A caller that cancels leaves the transfer to the others; the transfer
-/// itself is cancelled only when every caller has cancelled. Once a transfer has completed, the
-/// next identical request starts a new one (nothing is cached).
+/// method, URL, header fields, body, timeouts and size cap; requests with a body file, a body
+/// stream or a download target never share. (The endpoint type is part of it so that test doubles
+/// answering by endpoint, such as `StubTransport`, see every endpoint they are asked for.) Every
+/// caller keeps its own pipeline (plugins, validation, decoding, retries) and its own completion:
+/// only the bytes on the wire are shared. A caller that cancels leaves the transfer to the others;
+/// the transfer itself is cancelled only when every caller has cancelled. Once a transfer has
+/// completed, the next identical request starts a new one (nothing is cached).
+///
+/// Most requests never meet an identical one, so a request costs one lock and one table entry
+/// under its address (endpoint type, method, URL); headers and bodies are compared only when
+/// another transfer to the same address is in flight.
 final class RequestCoalescer: AttemptSender, RequestStage {
+    private struct State {
+        var flights: [Address: [Flight]] = [:]
+        var nextSubscriber: UInt64 = 0
+    }
+
     private let next: any AttemptSender
-    private let flights = Locked([Key: Flight]())
+    /// The table and every flight's callers, behind one lock.
+    private let state = Locked(State())
 
     /// - Parameter next: Where shared transfers go: the client's transport.
     init(next: any AttemptSender) {
         self.next = next
     }
+
+    var hooks: StageHooks { .route }
 
     /// Sends through this coalescer instead of straight to the transport.
     func route(_ next: any AttemptSender) -> any AttemptSender { self }
@@ -31,162 +43,131 @@ final class RequestCoalescer: AttemptSender, RequestStage {
         _ request: TransportRequest, for endpoint: Request,
         completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
     ) -> any TransportTask {
-        guard let key = Key(request, endpoint: ObjectIdentifier(Request.self)) else {
+        guard request.bodyFile == nil, request.download == nil, let url = request.urlRequest.url else {
             return next.send(request, for: endpoint, completion: completion)
         }
-        let subscriber = Subscriber(completion: completion, onProgress: request.onProgress)
-        let (flight, isNew) = flights.withLock { flights -> (Flight, Bool) in
-            if let flight = flights[key], flight.add(subscriber) { return (flight, false) }
-            let flight = Flight()
-            _ = flight.add(subscriber)
-            flights[key] = flight
-            return (flight, true)
+        let address = Address(endpoint: ObjectIdentifier(Request.self), method: endpoint.method, url: url)
+        let (flight, id, isNew) = state.withLock { state -> (Flight, UInt64, Bool) in
+            state.nextSubscriber &+= 1
+            let id = state.nextSubscriber
+            let subscriber = Subscriber(id: id, completion: completion, onProgress: request.onProgress)
+            if let waiting = state.flights[address],
+                let flight = waiting.first(where: { !$0.isClosed && $0.carries(request) })
+            {
+                flight.subscribers.append(subscriber)
+                return (flight, id, false)
+            }
+            let flight = Flight(request: request, subscriber: subscriber)
+            state.flights[address, default: []].append(flight)
+            return (flight, id, true)
         }
-        if isNew { start(flight, for: request, endpoint: endpoint, key: key) }
-        return SubscriberTask { [self] in cancel(subscriber, of: flight, key: key) }
+        if isNew { start(flight, at: address, for: endpoint) }
+        return Ticket(coalescer: self, flight: flight, address: address, subscriber: id)
     }
 
-    private func start<Request: APIRequest>(
-        _ flight: Flight, for request: TransportRequest, endpoint: Request, key: Key
-    ) {
-        var shared = request
-        shared.onProgress = { progress in flight.report(progress) }
+    private func start<Request: APIRequest>(_ flight: Flight, at address: Address, for endpoint: Request) {
+        var shared = flight.request
+        shared.onProgress = { [self] progress in report(progress, of: flight) }
         let task = next.send(shared, for: endpoint) { [self] outcome in
-            forget(flight, key: key)
-            flight.finish(outcome)
+            let subscribers = state.withLock { state -> [Subscriber] in
+                close(flight, at: address, in: &state)
+                defer { flight.subscribers = [] }
+                return flight.subscribers
+            }
+            for subscriber in subscribers { subscriber.completion(outcome) }
         }
-        flight.attach(task)
+        let cancelNow = state.withLock { state -> Bool in
+            guard !flight.isClosed else { return true }
+            flight.task = task
+            return false
+        }
+        if cancelNow { task.cancel() }
     }
 
-    private func cancel(_ subscriber: Subscriber, of flight: Flight, key: Key) {
-        guard let wasLast = flight.remove(subscriber) else { return }
-        if wasLast {
-            forget(flight, key: key)
-            flight.cancelTransfer()
+    /// One caller leaves: it completes as cancelled; the transfer is cancelled when it was the last.
+    fileprivate func cancel(_ id: UInt64, of flight: Flight, at address: Address) {
+        let (subscriber, task) = state.withLock { state -> (Subscriber?, (any TransportTask)?) in
+            guard let index = flight.subscribers.firstIndex(where: { $0.id == id }) else { return (nil, nil) }
+            let subscriber = flight.subscribers.remove(at: index)
+            guard flight.subscribers.isEmpty else { return (subscriber, nil) }
+            let task = flight.task
+            close(flight, at: address, in: &state)
+            return (subscriber, task)
         }
-        subscriber.completion(.failure(.cancelled()))
+        task?.cancel()
+        subscriber?.completion(.failure(.cancelled()))
     }
 
-    /// Removes `flight` from the table unless a newer flight has taken its place.
-    private func forget(_ flight: Flight, key: Key) {
-        flights.withLock { flights in
-            if flights[key] === flight { flights[key] = nil }
-        }
+    /// Takes `flight` out of the table; no one joins it from now on. Under the lock. Its task is
+    /// let go: the task's completion holds the flight, and the two must not keep each other alive.
+    private func close(_ flight: Flight, at address: Address, in state: inout State) {
+        guard !flight.isClosed else { return }
+        flight.isClosed = true
+        flight.task = nil
+        guard var waiting = state.flights[address] else { return }
+        waiting.removeAll { $0 === flight }
+        state.flights[address] = waiting.isEmpty ? nil : waiting
     }
 
-    /// What makes two transfers the same.
-    struct Key: Hashable {
+    private func report(_ progress: TransferProgress, of flight: Flight) {
+        let handlers = state.withLock { _ in flight.subscribers.compactMap(\.onProgress) }
+        for handler in handlers { handler(progress) }
+    }
+
+    /// Where a transfer goes: what is hashed to find a transfer to share.
+    struct Address: Hashable {
         let endpoint: ObjectIdentifier
-        let method: String
-        let url: String
-        let headers: [String: String]
-        let body: Data?
-        let timeouts: Timeouts
-        let maximumResponseSize: Int
-
-        /// `nil` when the request may not share a transfer (body file, download target, body stream).
-        init?(_ request: TransportRequest, endpoint: ObjectIdentifier) {
-            let urlRequest = request.urlRequest
-            guard request.bodyFile == nil, request.download == nil, urlRequest.httpBodyStream == nil,
-                let url = urlRequest.url
-            else { return nil }
-            self.endpoint = endpoint
-            method = urlRequest.httpMethod ?? "GET"
-            self.url = url.absoluteString
-            var headers: [String: String] = [:]
-            for (name, value) in urlRequest.allHTTPHeaderFields ?? [:] { headers[name.lowercased()] = value }
-            self.headers = headers
-            body = urlRequest.httpBody
-            timeouts = request.timeouts
-            maximumResponseSize = request.maximumResponseSize
-        }
+        let method: HTTPMethod
+        let url: URL
     }
 
     /// One caller of a shared transfer.
-    final class Subscriber: Sendable {
+    struct Subscriber: Sendable {
+        let id: UInt64
         let completion: @Sendable (Result<TransportResponse, TransportFailure>) -> Void
         let onProgress: (@Sendable (TransferProgress) -> Void)?
+    }
 
-        init(
-            completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void,
-            onProgress: (@Sendable (TransferProgress) -> Void)?
-        ) {
-            self.completion = completion
-            self.onProgress = onProgress
+    /// One shared transfer and its callers. Its variables change only under the coalescer's lock.
+    final class Flight: @unchecked Sendable {
+        /// The request the transfer was started with.
+        let request: TransportRequest
+        var subscribers: [Subscriber]
+        var task: (any TransportTask)?
+        /// Completed or cancelled: no one may join.
+        var isClosed = false
+
+        init(request: TransportRequest, subscriber: Subscriber) {
+            self.request = request
+            subscribers = [subscriber]
+        }
+
+        /// Whether `other`, sent to the same address, is identical: header fields (names compared
+        /// case-insensitively), body, timeouts and size cap; a body stream never shares.
+        func carries(_ other: TransportRequest) -> Bool {
+            let mine = request.urlRequest
+            let theirs = other.urlRequest
+            guard request.timeouts == other.timeouts, request.maximumResponseSize == other.maximumResponseSize,
+                mine.httpBody == theirs.httpBody, mine.httpBodyStream == nil, theirs.httpBodyStream == nil
+            else { return false }
+            return Self.fields(of: mine) == Self.fields(of: theirs)
+        }
+
+        private static func fields(of request: URLRequest) -> [String: String] {
+            var fields: [String: String] = [:]
+            for (name, value) in request.allHTTPHeaderFields ?? [:] { fields[name.lowercased()] = value }
+            return fields
         }
     }
 
     /// What a caller holds: cancelling it cancels this caller only.
-    struct SubscriberTask: TransportTask {
-        let onCancel: @Sendable () -> Void
+    private struct Ticket: TransportTask {
+        let coalescer: RequestCoalescer
+        let flight: Flight
+        let address: Address
+        let subscriber: UInt64
 
-        func cancel() { onCancel() }
-    }
-
-    /// One shared transfer and the callers waiting for it.
-    final class Flight: Sendable {
-        private struct State {
-            var subscribers: [ObjectIdentifier: Subscriber] = [:]
-            var task: (any TransportTask)?
-            var isClosed = false
-        }
-
-        private let state = Locked(State())
-
-        /// Adds a caller; `false` when the transfer already completed or was cancelled.
-        func add(_ subscriber: Subscriber) -> Bool {
-            state.withLock { state in
-                guard !state.isClosed else { return false }
-                state.subscribers[ObjectIdentifier(subscriber)] = subscriber
-                return true
-            }
-        }
-
-        /// Removes a caller that cancelled: `nil` if it was no longer waiting (the transfer had
-        /// completed), otherwise whether it was the last one, which closes the flight.
-        func remove(_ subscriber: Subscriber) -> Bool? {
-            state.withLock { state -> Bool? in
-                guard state.subscribers.removeValue(forKey: ObjectIdentifier(subscriber)) != nil else { return nil }
-                guard state.subscribers.isEmpty else { return false }
-                state.isClosed = true
-                return true
-            }
-        }
-
-        /// Keeps the transfer's task; cancels it at once if the flight already closed (every
-        /// caller left, or the transfer completed and cancelling does nothing).
-        func attach(_ task: any TransportTask) {
-            let cancelNow = state.withLock { state -> Bool in
-                guard !state.isClosed else { return true }
-                state.task = task
-                return false
-            }
-            if cancelNow { task.cancel() }
-        }
-
-        func cancelTransfer() {
-            let task = state.withLock { state -> (any TransportTask)? in
-                defer { state.task = nil }
-                return state.task
-            }
-            task?.cancel()
-        }
-
-        func report(_ progress: TransferProgress) {
-            let handlers = state.withLock { $0.subscribers.values.compactMap(\.onProgress) }
-            for handler in handlers { handler(progress) }
-        }
-
-        /// Hands the outcome to every caller still waiting, once.
-        func finish(_ outcome: Result<TransportResponse, TransportFailure>) {
-            let subscribers = state.withLock { state -> [Subscriber] in
-                state.isClosed = true
-                state.task = nil
-                defer { state.subscribers = [:] }
-                return Array(state.subscribers.values)
-            }
-            for subscriber in subscribers { subscriber.completion(outcome) }
-        }
+        func cancel() { coalescer.cancel(subscriber, of: flight, at: address) }
     }
 }
 

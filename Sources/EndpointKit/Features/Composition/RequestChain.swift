@@ -73,7 +73,9 @@ final class ChainRunner: Sendable {
     ) {
         guard run.handle.isRunning else { return }
         current.withLock { $0.step += 1 }
-        let child = client.perform(request, delegate: nil, progress: nil) { [run] result in
+        let child = client.perform(request, delegate: nil, progress: nil, options: SendOptions(reportsProgress: false))
+        {
+            [run] result in
             guard run.handle.isRunning else { return }
             then(result)
         }

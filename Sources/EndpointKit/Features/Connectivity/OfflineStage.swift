@@ -10,6 +10,8 @@ import FoundationNetworking
 struct OfflineStage: RequestStage {
     let monitor: ConnectivityMonitor
 
+    var hooks: StageHooks { .willSend }
+
     func willSend(_ request: inout TransportRequest, context: RequestContext) -> StageAnswer? {
         guard monitor.status == .offline else { return nil }
         return .failure(TransportError(.notConnected, message: "The connectivity monitor reports no network."))

@@ -9,6 +9,8 @@ import FoundationNetworking
 struct PluginStage: RequestStage {
     let plugins: [any APIPlugin]
 
+    var hooks: StageHooks { [.willSend, .didReceive, .didComplete] }
+
     func willSend(_ request: inout TransportRequest, context: RequestContext) -> StageAnswer? {
         for plugin in plugins { plugin.willSend(request.urlRequest, context: context) }
         return nil

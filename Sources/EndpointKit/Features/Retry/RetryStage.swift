@@ -9,7 +9,7 @@ import FoundationNetworking
 struct RetryStage: RequestStage {
     let retrier: any RequestRetrier
 
-    var decidesRetries: Bool { true }
+    var hooks: StageHooks { .retry }
 
     func retry(after failure: APIFailure, request: URLRequest, context: RequestContext) async -> RetryDecision {
         await retrier.retry(request, failedWith: failure, context: context)

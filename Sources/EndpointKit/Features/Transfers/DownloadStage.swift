@@ -22,6 +22,8 @@ final class DownloadStage: RequestStage {
     private let folder: URL
     private let state = Locked(State())
 
+    var hooks: StageHooks { [.willSend, .didProcess, .retry, .didComplete] }
+
     init(download: any DownloadRequest, folder: URL) {
         self.download = download
         self.folder = folder
@@ -62,8 +64,6 @@ final class DownloadStage: RequestStage {
         }
     }
 
-    var decidesRetries: Bool { true }
-
     func retry(after failure: APIFailure, request: URLRequest, context: RequestContext) async -> RetryDecision {
         guard failure.statusCode == 416 else { return .noOpinion }
         return state.withLock { state -> RetryDecision in
@@ -88,7 +88,8 @@ struct DownloadFeature: ClientFeature {
     let folder: URL
 
     func stage<Request: APIRequest>(for request: Request, options: SendOptions) -> (any RequestStage)? {
-        guard let download = request as? any DownloadRequest else { return nil }
+        // A download's response is a URL: comparing types is cheaper than looking a conformance up.
+        guard Request.Response.self == URL.self, let download = request as? any DownloadRequest else { return nil }
         return DownloadStage(download: download, folder: folder)
     }
 }
