@@ -143,9 +143,8 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
             if mayWait {
                 // Marked as waiting under the lock with nothing left to do: a post from now on
                 // wakes this poll (a curl_multi_wakeup is remembered until the next poll).
-                // While transfers run, a quarter second at most: libcurl's progress callback, which
-                // enforces the idle limit, then runs that often on a silent connection.
-                _ = ek_curl_multi_poll(multi, active.isEmpty ? 1000 : 250)
+                // While transfers run, a quarter second at most, so that the idle sweep runs.
+                _ = ek_curl_multi_poll(multi, active.isEmpty ? 1000 : Int32(Self.idleSweepInterval / 1_000_000))
                 inbox.withLock { $0.isWaiting = false }
             }
             let work = inbox.withLock { inbox in
@@ -178,6 +177,7 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
             while ek_curl_multi_next_done(multi, &easy, &code) == 1, let handle = easy {
                 complete(handle, code: code)
             }
+            sweepIdleTransfers()
             // Work that arrived meanwhile is taken at once; otherwise wait for sockets or a post.
             mayWait = inbox.withLock { inbox in
                 guard inbox.added.isEmpty, inbox.discarded.isEmpty, inbox.jobs.isEmpty, !inbox.stopping else {
@@ -186,6 +186,25 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
                 inbox.isWaiting = true
                 return true
             }
+        }
+    }
+
+    /// How often the loop asks its transfers whether they have been silent too long.
+    private static let idleSweepInterval: UInt64 = 250_000_000
+    /// When the loop last did. Loop thread only.
+    private var lastIdleSweep: UInt64 = 0
+
+    /// Ends, with their idle-limit failure, the transfers that moved no byte for their idle limit
+    /// (at most every ``idleSweepInterval``).
+    private func sweepIdleTransfers() {
+        guard !active.isEmpty else { return }
+        let now = DispatchTime.now().uptimeNanoseconds
+        guard now &- lastIdleSweep >= Self.idleSweepInterval else { return }
+        lastIdleSweep = now
+        for transfer in active.values {
+            guard let failure = transfer.idleFailure(at: now) else { continue }
+            remove(transfer)
+            transfer.finish(.failure(failure))
         }
     }
 

@@ -77,6 +77,9 @@ enum CurlOption {
     /// `CURLINFO_*` numbers.
     enum Info {
         static let httpVersion: Int32 = 0x20_0000 + 46
+        /// `CURLINFO_SIZE_UPLOAD_T`, `CURLINFO_SIZE_DOWNLOAD_T`: body bytes sent and received.
+        static let sizeUpload: Int32 = 0x60_0000 + 7
+        static let sizeDownload: Int32 = 0x60_0000 + 8
     }
 
     /// Values of some options.

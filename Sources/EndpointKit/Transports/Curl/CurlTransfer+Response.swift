@@ -68,25 +68,30 @@ extension CurlTransfer {
         upload?.read(into: buffer) ?? 0
     }
 
-    /// Transfer-info callback, called by libcurl as bytes move and about once a second when they
-    /// do not: the idle limit (a stall detector driven by libcurl's byte counters) and upload
-    /// progress (download progress is reported as bytes are written).
-    /// - Returns: Non-zero to abort the transfer (the idle limit ran out).
-    func progressed(received: Int64, sent: Int64, of totalToSend: Int64) -> Int32 {
-        let now = DispatchTime.now().uptimeNanoseconds
+    /// Transfer-info callback: upload progress (download progress is reported as bytes are written).
+    func reportSent(_ sent: Int64, of totalToSend: Int64) {
+        guard sent > progress.bytesSent, let onProgress else { return }
+        progress.bytesSent = sent
+        progress.totalBytesToSend = totalToSend > 0 ? totalToSend : nil
+        onProgress(progress)
+    }
+
+    /// The idle limit, a stall detector on libcurl's byte counters: the event loop asks every
+    /// transfer about four times a second (and never in between, so a transfer that moves costs
+    /// nothing). `nil` while bytes move or the limit has not run out.
+    func idleFailure(at now: UInt64) -> TransportFailure? {
+        guard idleLimit > 0 else { return nil }
+        var received: Int64 = 0
+        var sent: Int64 = 0
+        _ = ek_curl_easy_getinfo_off(easy, CurlOption.Info.sizeDownload, &received)
+        _ = ek_curl_easy_getinfo_off(easy, CurlOption.Info.sizeUpload, &sent)
         if received != lastCounts.received || sent != lastCounts.sent {
             lastCounts = (received, sent)
             lastActivity = now
-        } else if idleLimit > 0, now &- lastActivity >= idleLimit, receiveFailure == nil {
-            receiveFailure = .timedOut(.idle, after: timeouts.idleLimit, url: url)
-            return 1
+            return nil
         }
-        if sent > progress.bytesSent, let onProgress {
-            progress.bytesSent = sent
-            progress.totalBytesToSend = totalToSend > 0 ? totalToSend : nil
-            onProgress(progress)
-        }
-        return 0
+        guard now &- lastActivity >= idleLimit else { return nil }
+        return .timedOut(.idle, after: timeouts.idleLimit, url: url)
     }
 
     /// Decides what comes after libcurl reported `code` for the current hop.

@@ -68,15 +68,14 @@ extension CurlTransfer {
             let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
             return transfer.receive(headerLine: UnsafeRawBufferPointer(start: data, count: size * count))
         }
-        // libcurl's counters drive the idle limit and upload progress (download progress is
-        // reported as bytes are written).
-        guard idleLimit > 0 || (onProgress != nil && requestBody.hasBytes) else { return }
+        // Download progress is reported as bytes are written; libcurl's counter serves uploads.
+        guard onProgress != nil, requestBody.hasBytes else { return }
         options.set(CurlOption.noProgress, 0)
         options.set(CurlOption.progressData, context)
-        options.setProgressCallback { context, _, downloadNow, uploadTotal, uploadNow in
+        options.setProgressCallback { context, _, _, uploadTotal, uploadNow in
             guard let context else { return 0 }
-            let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
-            return transfer.progressed(received: downloadNow, sent: uploadNow, of: uploadTotal)
+            Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue().reportSent(uploadNow, of: uploadTotal)
+            return 0
         }
     }
 
