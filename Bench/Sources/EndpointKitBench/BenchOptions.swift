@@ -14,8 +14,9 @@ struct BenchOptions: Equatable {
     var rounds: Int?
     /// The size of scenario 4's transfers in MiB; `nil` for the defaults (1024, quick 64).
     var transferMiB: Int?
-    /// Run only this side of every comparison (`endpointkit`, `baseline` or `reference`), to
-    /// profile one side alone; `nil` for all.
+    /// Run only this side of every comparison (`endpointkit`, `baseline`, `reference`, or one
+    /// contender by its number: 0 EndpointKit, 1 the baseline, 2... the references in the order
+    /// the row lists them), to profile one side alone; `nil` for all.
     var only: String?
     /// Run the soak (``SoakRunner``) instead of the scenarios.
     var soak = false
@@ -44,7 +45,7 @@ struct BenchOptions: Equatable {
           --objects N      objects in the decoding payload (default 20000)
           --rounds N       measured rounds per side (default 5, quick 3; transfers 3)
           --transfer-mb N  MiB uploaded and downloaded per transfer run (default 1024, quick 64)
-          --only SIDE      run only one side: \(Self.sides.joined(separator: ", ")) (for profiling)
+          --only SIDE      run only one side: \(Self.sides.joined(separator: ", ")), or a contender's number (for profiling)
           --nginx          serve GET /model from nginx (installed separately) in scenarios 1, 2 and 6
           --soak           send many requests (default 100000) with faults, cancels and timeouts, then check
                            that each completed once and nothing leaked; exits 1 if a check fails
@@ -93,8 +94,8 @@ struct BenchOptions: Equatable {
                 }
                 scenarios.append(name)
             case "--only":
-                guard let side = remaining.popFirst(), Self.sides.contains(side) else {
-                    throw .usage("--only needs one of \(Self.sides.joined(separator: ", "))")
+                guard let side = remaining.popFirst(), Self.sides.contains(side) || Int(side) != nil else {
+                    throw .usage("--only needs one of \(Self.sides.joined(separator: ", ")) or a contender's number")
                 }
                 only = side
             default: throw .usage("unknown argument \(argument)")
@@ -105,9 +106,11 @@ struct BenchOptions: Equatable {
     /// The sides of a comparison, in the order scenarios list their contenders.
     static let sides = ["endpointkit", "baseline", "reference"]
 
-    /// Whether the contender at `index` (0 EndpointKit, 1 the baseline, then references) runs.
+    /// Whether the contender at `index` (0 EndpointKit, 1 the baseline, then references in the
+    /// order the row lists them) runs: `--only` names a side, or one contender by number.
     func includesContender(at index: Int) -> Bool {
         guard let only else { return true }
+        if let number = Int(only) { return number == index }
         return only == Self.sides[min(index, Self.sides.count - 1)]
     }
 
