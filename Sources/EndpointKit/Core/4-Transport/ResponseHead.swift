@@ -18,8 +18,8 @@ final class ResponseHead: @unchecked Sendable {
     let statusCode: Int
     /// The URL the response came from.
     let url: URL?
-    /// The fields in arrival order, or `nil` when the head wraps an `HTTPURLResponse`.
-    private let fields: [(name: String, value: String)]?
+    /// The field lines as received, or `nil` when the head wraps an `HTTPURLResponse`.
+    private let lines: HeaderLines?
     private let httpVersion: String
     /// What ``response`` returns should Foundation refuse the fields: a response with this status
     /// and no fields (shared per status). Foundation refuses neither a status `init?` accepted nor
@@ -33,21 +33,35 @@ final class ResponseHead: @unchecked Sendable {
     init(_ response: HTTPURLResponse) {
         statusCode = response.statusCode
         url = response.url
-        fields = nil
+        lines = nil
         httpVersion = "HTTP/1.1"
         fallback = response
         made = response
     }
 
-    /// A head from parsed fields; the `HTTPURLResponse` with the fields is made on first use.
+    /// A head from its field lines; the `HTTPURLResponse` with the fields is made on first use.
     /// - Returns: `nil` when `statusCode` is not a valid HTTP status (100-999).
-    init?(url: URL, statusCode: Int, httpVersion: String = "HTTP/1.1", fields: [(name: String, value: String)]) {
+    init?(url: URL, statusCode: Int, httpVersion: String = "HTTP/1.1", lines: HeaderLines) {
         guard (100...999).contains(statusCode), let fallback = Self.placeholder(for: statusCode) else { return nil }
         self.url = url
         self.statusCode = statusCode
         self.httpVersion = httpVersion
-        self.fields = fields
+        self.lines = lines
         self.fallback = fallback
+    }
+
+    /// A head from parsed fields; the `HTTPURLResponse` with the fields is made on first use.
+    /// - Returns: `nil` when `statusCode` is not a valid HTTP status (100-999).
+    convenience init?(
+        url: URL, statusCode: Int, httpVersion: String = "HTTP/1.1", fields: [(name: String, value: String)]
+    ) {
+        var lines = HeaderLines()
+        for field in fields {
+            // One line per field, whatever the value holds (a value read back from a cache file).
+            let line = "\(field.name): \(field.value)".utf8.map { $0 == 0x0A || $0 == 0x0D ? 0x20 : $0 }
+            line.withUnsafeBytes { lines.append($0) }
+        }
+        self.init(url: url, statusCode: statusCode, httpVersion: httpVersion, lines: lines)
     }
 
     private static let placeholders = Locked<[Int: HTTPURLResponse]>([:])
@@ -79,34 +93,30 @@ final class ResponseHead: @unchecked Sendable {
     }
     /// The value of the field `name` (case-insensitive); repeated fields joined with ", ".
     func value(forHTTPHeaderField name: String) -> String? {
-        guard let fields else { return response.value(forHTTPHeaderField: name) }
-        var result: String?
-        for field in fields where field.name.caseInsensitiveEquals(name) {
-            result = result.map { $0 + ", " + field.value } ?? field.value
-        }
-        return result
+        guard let lines else { return response.value(forHTTPHeaderField: name) }
+        return lines.value(for: name)
     }
 
     /// The body length the head declares (`Content-Length`), or -1.
     var expectedContentLength: Int64 {
-        guard fields != nil else { return response.expectedContentLength }
+        guard lines != nil else { return response.expectedContentLength }
         return value(forHTTPHeaderField: "Content-Length").flatMap { Int64($0) } ?? -1
     }
 
     /// The fields as (name, value) pairs, repeated names joined with ", " (RFC 9110 §5.3).
     var headerFields: [(name: String, value: String)] {
-        guard let fields else {
+        guard let lines else {
             return response.allHeaderFields.compactMap { key, value in
                 (key as? String).map { ($0, "\(value)") }
             }
         }
-        return Self.joining(fields)
+        return Self.joining(lines.fields)
     }
 
     /// The fields as a dictionary, repeated names joined with ", ".
     var dictionary: [String: String] {
-        guard let fields else { return Self.dictionary(joining: headerFields) }
-        return Self.dictionary(joining: fields)
+        guard let lines else { return Self.dictionary(joining: headerFields) }
+        return Self.dictionary(joining: lines.fields)
     }
 
     /// `fields` with repeated names (compared ignoring case) joined with ", " under the first

@@ -147,7 +147,7 @@ extension CurlTransfer {
     private func makeResponse() throws(TransportFailure) -> ResponseHead {
         guard let url,
             let response = ResponseHead(
-                url: url, statusCode: head.statusCode, httpVersion: httpVersion(), fields: head.fields)
+                url: url, statusCode: head.statusCode, httpVersion: httpVersion(), lines: head.lines)
         else {
             throw TransportFailure(.badResponse, message: "The response has no valid status (\(head.statusCode)).")
         }
@@ -158,7 +158,7 @@ extension CurlTransfer {
     /// session cookie on the 302).
     private func storeCookies() {
         guard let storage = settings.cookieStorage, let url,
-            head.fields.contains(where: { $0.name.caseInsensitiveEquals("set-cookie") })
+            head.lines.contains("set-cookie")
         else { return }
         let cookies = HTTPCookie.cookies(withResponseHeaderFields: head.dictionary, for: url)
         storage.setCookies(cookies, for: url, mainDocumentURL: nil)

@@ -162,8 +162,10 @@ extension CurlTransfer {
             list = ek_curl_slist_append(list, "Cookie: \(header)")
         }
         // No `Expect: 100-continue` round trip; no form content type the request did not ask for.
-        list = ek_curl_slist_append(list, "Expect:")
-        if !hasContentType, requestBody.hasBytes { list = ek_curl_slist_append(list, "Content-Type:") }
+        if requestBody.hasBytes {
+            list = ek_curl_slist_append(list, "Expect:")
+            if !hasContentType { list = ek_curl_slist_append(list, "Content-Type:") }
+        }
         headerList = list
         options.set(CurlOption.httpHeader, UnsafeRawPointer(list))
         return nil

@@ -40,7 +40,7 @@ final class CurlTransfer: TransportTask, @unchecked Sendable {
     /// The idle limit in nanoseconds; 0 for none.
     let idleLimit: UInt64
     /// When a byte was last sent or received (or the hop started), in `DispatchTime` nanoseconds.
-    var lastActivity: UInt64 = 0
+    @exclusivity(unchecked) var lastActivity: UInt64 = 0
     /// libcurl's byte counters at the last progress callback, to notice movement.
     var lastCounts: (received: Int64, sent: Int64) = (0, 0)
     let limit: Int
@@ -54,15 +54,17 @@ final class CurlTransfer: TransportTask, @unchecked Sendable {
     /// The open file of a `.file` request body.
     var upload: CurlUploadFile?
 
-    // The current hop's response, filled by the callbacks (CurlTransfer+Response.swift).
-    var head = CurlResponseHead()
-    var response: ResponseHead?
-    var writer: ResponseBodyWriter
+    // The current hop's response, filled by the callbacks (CurlTransfer+Response.swift). Only the
+    // loop's thread touches them, one callback at a time: no dynamic exclusivity checks on the
+    // per-line and per-chunk paths.
+    @exclusivity(unchecked) var head = CurlResponseHead()
+    @exclusivity(unchecked) var response: ResponseHead?
+    @exclusivity(unchecked) var writer: ResponseBodyWriter
     /// Decided when a redirect's head is complete: follow it (its body is dropped) or fail.
-    var redirectStep: Step?
+    @exclusivity(unchecked) var redirectStep: Step?
     /// Why receiving stopped, if it did.
-    var receiveFailure: TransportFailure?
-    var progress = TransferProgress()
+    @exclusivity(unchecked) var receiveFailure: TransportFailure?
+    @exclusivity(unchecked) var progress = TransferProgress()
 
     private var isReleased = false
     private let finished = Atomic(false)

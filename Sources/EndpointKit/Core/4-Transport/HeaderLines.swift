@@ -1,0 +1,118 @@
+/// The field lines of a response head as they arrived, parsed only when read.
+///
+/// Most responses are read for their status, a `Content-Length` and perhaps one or two fields;
+/// making a `String` pair for each of a dozen lines costs more than the lookups. The bytes are
+/// kept with where each name and value starts and ends, and a lookup compares only the names of
+/// the right length.
+struct HeaderLines: Sendable {
+    /// Where one field's name and value are in ``bytes``.
+    private struct Entry: Sendable {
+        var nameEnd: Int32
+        var valueStart: Int32
+        var valueEnd: Int32
+        var nameStart: Int32
+    }
+
+    private var bytes: [UInt8] = []
+    private var entries: [Entry] = []
+
+    /// Whether there is no field.
+    var isEmpty: Bool { entries.isEmpty }
+
+    /// Adds one field line (without its CRLF). A line starting with a space or a tab continues the
+    /// previous field (obsolete folding, RFC 9112 §5.2); before any field it is dropped (§2.2). A
+    /// line without a colon after a non-empty name is dropped.
+    mutating func append(_ line: UnsafeRawBufferPointer) {
+        guard let base = line.baseAddress, !line.isEmpty else { return }
+        let line = UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: line.count)
+        if entries.isEmpty {
+            bytes.reserveCapacity(512)
+            entries.reserveCapacity(16)
+        }
+        if line[0] == 0x20 || line[0] == 0x09 {
+            guard var last = entries.popLast() else { return }
+            // One space between the two values' trimmed ends.
+            bytes.removeLast(bytes.count - Int(last.valueEnd))
+            let continuation = Self.trimmed(line, 0, line.count)
+            if continuation.lowerBound < continuation.upperBound {
+                if last.valueEnd > last.valueStart { bytes.append(0x20) }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: line[continuation]))
+            }
+            last.valueEnd = Int32(bytes.count)
+            entries.append(last)
+            return
+        }
+        var colon = 0
+        while colon < line.count, line[colon] != UInt8(ascii: ":") { colon += 1 }
+        guard colon > 0, colon < line.count else { return }
+        let name = Self.trimmed(line, 0, colon)
+        let value = Self.trimmed(line, colon + 1, line.count)
+        guard name.lowerBound < name.upperBound else { return }
+        let start = Int32(bytes.count)
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: line[name]))
+        let nameEnd = Int32(bytes.count)
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: line[value]))
+        entries.append(Entry(nameEnd: nameEnd, valueStart: nameEnd, valueEnd: Int32(bytes.count), nameStart: start))
+    }
+
+    /// Removes every field (a new status line starts a new head).
+    mutating func removeAll() {
+        bytes.removeAll(keepingCapacity: true)
+        entries.removeAll(keepingCapacity: true)
+    }
+
+    /// The value of the field `name` (case-insensitive); repeated fields joined with ", ".
+    func value(for name: String) -> String? {
+        var result: String?
+        for entry in entries where matches(entry, name) {
+            let value = text(entry.valueStart, entry.valueEnd)
+            result = result.map { $0 + ", " + value } ?? value
+        }
+        return result
+    }
+
+    /// Whether a field named `name` (case-insensitive) is present.
+    func contains(_ name: String) -> Bool {
+        entries.contains { matches($0, name) }
+    }
+
+    /// Every field in arrival order.
+    var fields: [(name: String, value: String)] {
+        entries.map { (text($0.nameStart, $0.nameEnd), text($0.valueStart, $0.valueEnd)) }
+    }
+
+    private func text(_ start: Int32, _ end: Int32) -> String {
+        bytes.withUnsafeBufferPointer {
+            String(decoding: UnsafeBufferPointer(rebasing: $0[Int(start)..<Int(end)]), as: UTF8.self)
+        }
+    }
+
+    /// Whether the entry's name is `name`, ASCII case-insensitively.
+    private func matches(_ entry: Entry, _ name: String) -> Bool {
+        let length = Int(entry.nameEnd - entry.nameStart)
+        guard length == name.utf8.count else { return false }
+        return bytes.withUnsafeBufferPointer { all in
+            var index = Int(entry.nameStart)
+            for expected in name.utf8 {
+                let byte = all[index]
+                if byte != expected {
+                    let lower = byte | 0x20
+                    guard lower == expected | 0x20, lower >= UInt8(ascii: "a"), lower <= UInt8(ascii: "z") else {
+                        return false
+                    }
+                }
+                index += 1
+            }
+            return true
+        }
+    }
+
+    /// `lower..<upper` of `line` without leading and trailing spaces and tabs.
+    private static func trimmed(_ line: UnsafeBufferPointer<UInt8>, _ lower: Int, _ upper: Int) -> Range<Int> {
+        var lower = lower
+        var upper = upper
+        while lower < upper, line[lower] == 0x20 || line[lower] == 0x09 { lower += 1 }
+        while upper > lower, line[upper - 1] == 0x20 || line[upper - 1] == 0x09 { upper -= 1 }
+        return lower..<upper
+    }
+}
