@@ -54,7 +54,9 @@ final class CoalescingTests: LoopbackTestCase {
             let cancelled = client.send(GetItem(path: "/fault/stall")) { _ in }
             cancelled.cancel()
         }
-        for _ in 0..<200 where weakTransport != nil || weakClient != nil { try? await Task.sleep(for: .milliseconds(10)) }
+        for _ in 0..<200 where weakTransport != nil || weakClient != nil {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
         XCTAssertNil(weakClient, "the client")
         XCTAssertNil(weakTransport, "its transport")
     }
