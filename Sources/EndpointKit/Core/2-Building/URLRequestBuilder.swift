@@ -6,8 +6,9 @@ import FoundationNetworking
 
 /// Turns an ``APIRequest`` plus the client's configuration into a `URLRequest`.
 ///
-/// Order of the query string: the base URL's own query, the client's common parameters, the
-/// request's query, then method-dependent parameters placed in the query. Headers: client
+/// Order of the query string: the base URL's own query, the client's common parameters (unless
+/// the body took them, see ``CommonParameterPlacement``), the request's query, then
+/// method-dependent parameters placed in the query. Headers: client
 /// defaults, then the request's (which win), then `Content-Type` from the body unless already set.
 struct URLRequestBuilder: Sendable {
     let configuration: APIClient.Configuration
@@ -45,18 +46,32 @@ struct URLRequestBuilder: Sendable {
         guard let base = request.baseURL.map(BaseURL.init) ?? clientBase else { throw .missingBaseURL }
 
         let parameters = request.parameters
-        var query = configuration.commonParameters
-        query.append(contentsOf: parameters.query)
+        var query = QueryItems()
         var body = parameters.body
         if !parameters.methodDependent.isEmpty {
             if [.get, .head, .delete].contains(method) || body != nil {
-                query.append(contentsOf: parameters.methodDependent)
+                query = parameters.methodDependent
             } else {
                 body = .form(parameters.methodDependent)
             }
         }
 
-        let url = try makeURL(base: base, path: request.path, query: query)
+        // The body first: whether it took the common parameters decides whether the query has them.
+        let common = configuration.commonParameters
+        var encodedBody: (content: EncodedBody, contentType: String, holdsCommon: Bool)?
+        if let body {
+            guard method.allowsBody else { throw .bodyNotAllowed(method) }
+            let placement = common.isEmpty ? .query : configuration.commonParameterPlacement
+            encodedBody = try encode(
+                body, common: placement == .query ? nil : common, requestEncoder: request.encoder,
+                inspecting: inspecting)
+        }
+        let commonInBody = encodedBody?.holdsCommon ?? false
+        var fullQuery = commonInBody && configuration.commonParameterPlacement == .body ? QueryItems() : common
+        fullQuery.append(contentsOf: parameters.query)
+        fullQuery.append(contentsOf: query)
+
+        let url = try makeURL(base: base, path: request.path, query: fullQuery)
         var urlRequest = URLRequest(url: url)
         if method != .get { urlRequest.httpMethod = method.rawValue }  // GET is the default; setting it costs a copy
         // URLSession's own timeout is an idle timeout: what users of `urlRequest(for:)` expect there.
@@ -71,9 +86,7 @@ struct URLRequestBuilder: Sendable {
         }
 
         var built = Built(urlRequest: urlRequest)
-        if let body {
-            guard method.allowsBody else { throw .bodyNotAllowed(method) }
-            let (content, contentType) = try encode(body, requestEncoder: request.encoder, inspecting: inspecting)
+        if let (content, contentType, _) = encodedBody {
             switch content {
             case .data(let data): built.urlRequest.httpBody = data
             case .file(let url, let isTemporary):
@@ -134,33 +147,50 @@ struct URLRequestBuilder: Sendable {
         return false
     }
 
+    /// Encodes a body, with `common` parameters merged in where it can hold them (see
+    /// ``CommonParameterPlacement``); `holdsCommon` says whether it took them.
     private func encode(
-        _ body: RequestBody, requestEncoder: JSONEncoder?, inspecting: Bool
+        _ body: RequestBody, common: QueryItems?, requestEncoder: JSONEncoder?, inspecting: Bool
     ) throws(RequestBuildError)
-        -> (EncodedBody, String)
+        -> (EncodedBody, contentType: String, holdsCommon: Bool)
     {
+        if let common, let merged = CommonParameterPlacement.merge(common, into: body) {
+            let (content, contentType, _) = try encode(
+                merged, common: nil, requestEncoder: requestEncoder, inspecting: inspecting)
+            return (content, contentType, true)
+        }
         switch body.storage {
         case .data(let data, let contentType):
-            return (.data(data), contentType)
+            if let common, CommonParameterPlacement.isJSON(contentType),
+                let merged = CommonParameterPlacement.merge(common, intoJSON: data)
+            {
+                return (.data(merged), contentType, true)
+            }
+            return (.data(data), contentType, false)
         case .form(let items):
             let text = items.percentEncoded(arrayEncoding: configuration.arrayEncoding)
-            return (.data(Data(text.utf8)), "application/x-www-form-urlencoded; charset=utf-8")
+            return (.data(Data(text.utf8)), "application/x-www-form-urlencoded; charset=utf-8", false)
         case .encodable(let encode, let bodyEncoder):
+            let data: Data
             do {
-                return (.data(try encode(bodyEncoder ?? requestEncoder ?? configuration.encoder)), "application/json")
+                data = try encode(bodyEncoder ?? requestEncoder ?? configuration.encoder)
             } catch {
                 throw .bodyEncodingFailed(String(describing: error))
             }
+            if let common, let merged = CommonParameterPlacement.merge(common, intoJSON: data) {
+                return (.data(merged), "application/json", true)
+            }
+            return (.data(data), "application/json", false)
         case .multipart(let form):
             let encoder = MultipartEncoder(form: form, temporaryDirectory: FileManager.default.temporaryDirectory)
             let (output, contentType) = try encoder.encode(forceInMemory: inspecting)
             switch output {
-            case .data(let data): return (.data(data), contentType)
-            case .file(let url): return (.file(url, isTemporary: true), contentType)
+            case .data(let data): return (.data(data), contentType, false)
+            case .file(let url): return (.file(url, isTemporary: true), contentType, false)
             }
         case .file(let url, let contentType):
             _ = try LocalFile.uploadableSize(url)
-            return (.file(url, isTemporary: false), contentType)
+            return (.file(url, isTemporary: false), contentType, false)
         case .invalid(let reason):
             throw .bodyEncodingFailed(reason)
         }

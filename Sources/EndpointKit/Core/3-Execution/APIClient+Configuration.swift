@@ -8,9 +8,13 @@ extension APIClient {
         public var baseURL: URL?
         /// Headers sent with every request; a request's own headers win. None by default.
         public var defaultHeaders: HTTPHeaders
-        /// Parameters appended to the query string of every request (before the request's own),
-        /// such as an app version or a device id. None by default.
+        /// Parameters sent with every request, such as an app version or a device id: in the query
+        /// string before the request's own unless ``commonParameterPlacement`` says otherwise.
+        /// None by default.
         public var commonParameters: QueryItems
+        /// Where ``commonParameters`` go: the query string, the body, or both.
+        /// ``CommonParameterPlacement/query`` by default.
+        public var commonParameterPlacement: CommonParameterPlacement
         /// How list values are written in queries and form bodies. ``ArrayEncoding/repeatedKey``
         /// by default.
         public var arrayEncoding: ArrayEncoding
@@ -58,6 +62,7 @@ extension APIClient {
             self.baseURL = baseURL
             defaultHeaders = HTTPHeaders()
             commonParameters = QueryItems()
+            commonParameterPlacement = .query
             arrayEncoding = .repeatedKey
             timeouts = Timeouts()
             callbackQueue = .main
