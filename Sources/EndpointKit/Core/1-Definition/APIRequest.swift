@@ -68,6 +68,9 @@ public protocol APIRequest: Sendable {
     /// method, URL, headers and body); each caller still gets its own result. `true` by default
     /// for `GET` and `HEAD`, `false` otherwise.
     var coalescesIdenticalRequests: Bool { get }
+    /// What every send of this request tells interceptors and plugins (``RequestContext/info``),
+    /// such as feedback switches; a send site's `info:` adds to it and wins. Empty by default.
+    var sendInfo: SendInfo { get }
 
     /// Transforms the raw body before validation and decoding, for example to decrypt it or to
     /// strip an anti-JSON-hijacking prefix. Returns the body unchanged by default.
@@ -122,6 +125,8 @@ extension APIRequest {
     public var cachePolicy: CachePolicy? { nil }
     /// `true` for `GET` and `HEAD`.
     public var coalescesIdenticalRequests: Bool { method == .get || method == .head }
+    /// Empty.
+    public var sendInfo: SendInfo { SendInfo() }
     /// Returns `data` unchanged.
     public func transformBody(_ data: Data, metadata: ResponseMetadata) throws -> Data { data }
 }

@@ -20,7 +20,7 @@ import FoundationNetworking
 /// request.start(with: client)          // again later: start(with:) may be called any number of times
 /// ```
 ///
-/// A request object is reusable: each ``start(with:completion:)`` is a new send, and starting
+/// A request object is reusable: each ``start(with:info:completion:)`` is a new send, and starting
 /// while a previous send is still running cancels that one first (it completes as cancelled).
 /// The ``delegate`` is held weakly and hears about every send of this object, whichever API
 /// started it.
@@ -29,7 +29,7 @@ import FoundationNetworking
 /// makes it, and every subclass, `Sendable` with no annotation. The endpoint members (``path``,
 /// ``parameters``...) are `nonisolated` because the client reads them off the main actor; a
 /// subclass reads its stored `let` properties there, and keeps any `var` state for main-actor
-/// code (``start(with:completion:)``, ``delegate``, its own UI state).
+/// code (``start(with:info:completion:)``, ``delegate``, its own UI state).
 @MainActor
 open class BaseRequest<Response: Sendable>: APIRequest, DelegatingRequest {
     private struct State {
@@ -80,6 +80,9 @@ open class BaseRequest<Response: Sendable>: APIRequest, DelegatingRequest {
     /// Whether identical requests in flight share one network call. `true` for `GET` and `HEAD`
     /// unless overridden.
     nonisolated open var coalescesIdenticalRequests: Bool { method == .get || method == .head }
+    /// What every send tells interceptors and plugins (feedback switches...). Empty unless
+    /// overridden.
+    nonisolated open var sendInfo: SendInfo { SendInfo() }
 
     /// The cache policy (YTK's `cacheTimeInSeconds`, `cacheVersion`...). `nil` (the client's)
     /// unless overridden.
@@ -118,27 +121,29 @@ open class BaseRequest<Response: Sendable>: APIRequest, DelegatingRequest {
 
     nonisolated var weakDelegate: WeakDelegate? { state.withLock { $0.delegate }.map(WeakDelegate.init) }
 
-    /// Whether a send started with ``start(with:completion:)`` is still running.
+    /// Whether a send started with ``start(with:info:completion:)`` is still running.
     public var isExecuting: Bool { state.withLock { $0.handle?.isRunning ?? false } }
 
     /// Sends this request (again). A send still running is cancelled first.
     /// - Parameters:
     ///   - client: The client to send through.
+    ///   - info: What this send tells plugins, added to ``sendInfo``. Empty by default.
     ///   - completion: Called once on the client's callback queue; `nil` to rely on the delegate.
     /// - Returns: The handle of this send.
     @discardableResult
     public func start(
-        with client: APIClient, completion: (@Sendable (APIResult<Response>) -> Void)? = nil
+        with client: APIClient, info: SendInfo = SendInfo(),
+        completion: (@Sendable (APIResult<Response>) -> Void)? = nil
     )
         -> RequestHandle
     {
         state.withLock { $0.handle }?.cancel()
-        let handle = client.send(self) { result in completion?(result) }
+        let handle = client.send(self, info: info) { result in completion?(result) }
         state.withLock { $0.handle = handle }
         return handle
     }
 
-    /// Cancels the send started by ``start(with:completion:)``, if it is still running.
+    /// Cancels the send started by ``start(with:info:completion:)``, if it is still running.
     public func stop() {
         state.withLock { $0.handle }?.cancel()
     }

@@ -23,7 +23,7 @@ public struct CachePolicy: Sendable, Hashable {
         /// ``TransportError/Reason/notCached``.
         case cacheOnly
         /// Like ``useCache`` but always asks the server, conditionally when an entry has
-        /// validators (the network half of ``APIClient/send(_:cached:completion:)``).
+        /// validators (the network half of ``APIClient/send(_:info:cached:completion:)``).
         case useCacheRevalidating
     }
 

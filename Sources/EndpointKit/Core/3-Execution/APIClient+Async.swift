@@ -3,13 +3,20 @@ import Foundation
 extension APIClient {
     /// Sends a request and returns its result. Cancelling the calling Task cancels the request,
     /// which then returns ``TransportError/Reason/cancelled``.
-    public func send<Request: APIRequest>(_ request: Request) async -> APIResult<Request.Response> {
+    /// - Parameters:
+    ///   - request: The endpoint to call.
+    ///   - info: What this send tells plugins (``RequestContext/info``), added to the request's
+    ///     ``APIRequest/sendInfo``. Empty by default.
+    public func send<Request: APIRequest>(
+        _ request: Request, info: SendInfo = SendInfo()
+    ) async -> APIResult<Request.Response> {
         // The response is processed on this task (see AwaitingCaller): one thread crossing per
         // response instead of two.
         let caller = AwaitingCaller(fallback: processingQueue)
         let slot = ResultSlot<Request.Response>()
         let handle = perform(
-            request, delegate: nil, progress: nil, options: SendOptions(reportsProgress: false), processing: caller.post
+            request, delegate: nil, progress: nil, options: SendOptions(reportsProgress: false, info: info),
+            processing: caller.post
         ) { result in
             slot.result = result
             caller.finish()
@@ -30,16 +37,31 @@ extension APIClient {
     /// for await progress in upload.progressUpdates { bar.value = progress.fractionCompleted ?? 0 }
     /// let result = await upload.result
     /// ```
-    public func task<Request: APIRequest>(for request: Request) -> APITask<Request.Response> {
+    ///
+    /// - Parameters:
+    ///   - request: The endpoint to call.
+    ///   - info: What this send tells plugins, added to the request's ``APIRequest/sendInfo``.
+    ///     Empty by default.
+    public func task<Request: APIRequest>(
+        for request: Request, info: SendInfo = SendInfo()
+    ) -> APITask<Request.Response> {
         let box = APITask<Request.Response>.ResultBox()
-        let handle = perform(request, delegate: nil, progress: nil) { box.deliver($0) }
+        let handle = perform(request, delegate: nil, progress: nil, options: SendOptions(info: info)) {
+            box.deliver($0)
+        }
         return APITask(handle: handle, box: box)
     }
 
     /// Sends a request and returns the decoded value.
+    /// - Parameters:
+    ///   - request: The endpoint to call.
+    ///   - info: What this send tells plugins, added to the request's ``APIRequest/sendInfo``.
+    ///     Empty by default.
     /// - Throws: ``ServerFailure`` when the server said "no", ``TransportError`` otherwise.
-    public func value<Request: APIRequest>(for request: Request) async throws -> Request.Response {
-        try await send(request).get()
+    public func value<Request: APIRequest>(
+        for request: Request, info: SendInfo = SendInfo()
+    ) async throws -> Request.Response {
+        try await send(request, info: info).get()
     }
 }
 

@@ -54,6 +54,8 @@ public final class APIClient: Sendable {
     /// Sends a request and calls `completion` once on the callback queue.
     /// - Parameters:
     ///   - request: The endpoint to call.
+    ///   - info: What this send tells plugins (``RequestContext/info``), added to the request's
+    ///     ``APIRequest/sendInfo``. Empty by default.
     ///   - delegate: Also told the outcome, on the main actor; held weakly. `nil` by default.
     ///   - progress: Called on the callback queue as bytes are sent and received, never going
     ///     backwards and ending at 1.0 on success. `nil` by default.
@@ -61,20 +63,30 @@ public final class APIClient: Sendable {
     /// - Returns: A handle that cancels the request and also publishes its progress.
     @discardableResult
     public func send<Request: APIRequest>(
-        _ request: Request, delegate: (any APIRequestDelegate)? = nil,
+        _ request: Request, info: SendInfo = SendInfo(), delegate: (any APIRequestDelegate)? = nil,
         progress: (@Sendable (TransferProgress) -> Void)? = nil,
         completion: @escaping @Sendable (APIResult<Request.Response>) -> Void
     ) -> RequestHandle {
-        perform(request, delegate: delegate, progress: progress, completionQueue: configuration.callbackQueue) {
+        perform(
+            request, delegate: delegate, progress: progress, options: SendOptions(info: info),
+            completionQueue: configuration.callbackQueue
+        ) {
             completion($0)
         }
     }
 
     /// Sends a request and tells only the delegate (on the main actor).
+    /// - Parameters:
+    ///   - request: The endpoint to call.
+    ///   - info: What this send tells plugins, added to the request's ``APIRequest/sendInfo``.
+    ///     Empty by default.
+    ///   - delegate: Told the outcome on the main actor; held weakly.
     /// - Returns: A handle that cancels the request.
     @discardableResult
-    public func send<Request: APIRequest>(_ request: Request, delegate: any APIRequestDelegate) -> RequestHandle {
-        perform(request, delegate: delegate, progress: nil) { _ in }
+    public func send<Request: APIRequest>(
+        _ request: Request, info: SendInfo = SendInfo(), delegate: any APIRequestDelegate
+    ) -> RequestHandle {
+        perform(request, delegate: delegate, progress: nil, options: SendOptions(info: info)) { _ in }
     }
 
     /// Builds the `URLRequest` a request would send, without sending it.

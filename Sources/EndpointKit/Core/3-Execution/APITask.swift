@@ -1,6 +1,6 @@
 /// A request in flight seen from async code: its result, its progress and its handle.
 ///
-/// Created by ``APIClient/task(for:)``. Awaiting ``result`` from a Task that is then cancelled
+/// Created by ``APIClient/task(for:info:)``. Awaiting ``result`` from a Task that is then cancelled
 /// cancels the request.
 public final class APITask<Value: Sendable>: Sendable {
     /// The request's handle (cancel, state, tag).

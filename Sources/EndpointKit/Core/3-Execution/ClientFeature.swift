@@ -13,6 +13,8 @@ struct SendOptions: Sendable {
     /// Whether the transfer's progress is published: the caller holds the send's handle (an
     /// awaited send, or one inside a batch or chain, has no handle of its own to read it from).
     var reportsProgress = true
+    /// What the send site adds to the request's ``APIRequest/sendInfo``.
+    var info = SendInfo()
 
     static let none = SendOptions()
 }

@@ -14,12 +14,16 @@ public struct RequestContext: Sendable {
     public let previousFailures: [APIFailure]
     /// Whether the request wants the activity indicator (see ``APIRequest/showsActivityIndicator``).
     public let showsActivityIndicator: Bool
+    /// What the send carries for plugins: the request's ``APIRequest/sendInfo`` with the send
+    /// site's `info:` added.
+    public let info: SendInfo
 
     /// Creates a context. The client does this; tests of interceptors and plugins may too.
     public init(
         id: UInt64, endpoint: String, method: HTTPMethod, tag: String?, attempt: Int, previousFailures: [APIFailure],
-        showsActivityIndicator: Bool
+        showsActivityIndicator: Bool, info: SendInfo = SendInfo()
     ) {
+        self.info = info
         self.id = id
         self.endpoint = endpoint
         self.method = method

@@ -42,6 +42,8 @@ final class RequestExecution<Request: APIRequest>: Sendable {
     /// Where a response is processed: the client's processing queue, or an awaiting caller.
     let processing: @Sendable (@escaping @Sendable () -> Void) -> Void
     let timeouts: Timeouts
+    /// The request's send information with the send site's added.
+    let info: SendInfo
     private let started = DispatchTime.now()
     let state = Locked(State())
 
@@ -64,6 +66,7 @@ final class RequestExecution<Request: APIRequest>: Sendable {
         let queue = client.processingQueue
         self.processing = processing ?? { queue.async(execute: $0) }
         timeouts = request.timeouts(overriding: client.configuration.timeouts)
+        info = request.sendInfo.merging(options.info)
         var stages: [any RequestStage] = []
         var hooks: StageHooks = []
         for feature in client.features {
@@ -94,7 +97,7 @@ final class RequestExecution<Request: APIRequest>: Sendable {
     func context(attempt: Int, failures: [APIFailure]) -> RequestContext {
         RequestContext(
             id: handle.id, endpoint: handle.endpoint, method: request.method, tag: request.tag, attempt: attempt,
-            previousFailures: failures, showsActivityIndicator: request.showsActivityIndicator)
+            previousFailures: failures, showsActivityIndicator: request.showsActivityIndicator, info: info)
     }
 
     // MARK: - Attempts

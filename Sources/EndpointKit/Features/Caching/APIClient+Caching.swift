@@ -16,23 +16,31 @@ extension APIClient {
     /// most once, and only for a usable entry; `completion` exactly once; both on the callback
     /// queue, `cached` always first (if the network answers first, `cached` is not called: what
     /// is shown is never replaced by something older).
+    /// - Parameters:
+    ///   - request: The endpoint to call.
+    ///   - info: What both sends tell plugins, added to the request's ``APIRequest/sendInfo``.
+    ///     Empty by default.
+    ///   - cached: Called with the cached response, if any, before the network's.
+    ///   - completion: Called exactly once with the network's result.
     /// - Returns: The handle of the network request.
     @discardableResult
     public func send<Request: APIRequest>(
-        _ request: Request, cached: @escaping @Sendable (APIResult<Request.Response>) -> Void,
+        _ request: Request, info: SendInfo = SendInfo(),
+        cached: @escaping @Sendable (APIResult<Request.Response>) -> Void,
         completion: @escaping @Sendable (APIResult<Request.Response>) -> Void
     ) -> RequestHandle {
         let queue = configuration.callbackQueue
         // Either the cache's answer is delivered before the network's, or not at all.
         let networkDone = Locked(false)
-        _ = perform(request, delegate: nil, progress: nil, options: SendOptions(cacheMode: .cacheOnly)) { result in
+        _ = perform(request, delegate: nil, progress: nil, options: SendOptions(cacheMode: .cacheOnly, info: info)) {
+            result in
             guard result.isSuccess else { return }
             queue.async {
                 guard !networkDone.withLock({ $0 }) else { return }
                 cached(result)
             }
         }
-        let network = SendOptions(cacheMode: .useCacheRevalidating)
+        let network = SendOptions(cacheMode: .useCacheRevalidating, info: info)
         return perform(request, delegate: nil, progress: nil, options: network) { result in
             queue.async {
                 networkDone.withLock { $0 = true }
