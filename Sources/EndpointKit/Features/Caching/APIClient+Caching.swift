@@ -32,8 +32,8 @@ extension APIClient {
         let queue = configuration.callbackQueue
         // Either the cache's answer is delivered before the network's, or not at all.
         let networkDone = Locked(false)
-        _ = perform(request, delegate: nil, progress: nil, options: SendOptions(cacheMode: .cacheOnly, info: info)) {
-            result in
+        let lookup = SendOptions(cacheMode: .cacheOnly, info: info)
+        _ = perform(request, delegate: nil, progress: nil, options: lookup) { result in
             guard result.isSuccess else { return }
             queue.async {
                 guard !networkDone.withLock({ $0 }) else { return }
