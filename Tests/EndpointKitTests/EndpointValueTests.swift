@@ -269,6 +269,57 @@ final class EndpointValueTests: LoopbackTestCase {
         XCTAssertEqual(plugin.names.value, ["Endpoint<Array<Item>>"])
     }
 
+    // MARK: - The guide's example (Docs/GettingStarted.md, "One-off requests")
+
+    private struct Repo: Decodable, Sendable, Equatable {
+        let id: Int
+        let name: String
+    }
+
+    private struct Avatar: Sendable {
+        let bytes: Int
+        init(png: Data) throws {
+            guard png.starts(with: [0x89, 0x50]) else { throw CocoaError(.fileReadCorruptFile) }
+            bytes = png.count
+        }
+    }
+
+    func testThatTheGuidesExampleWorks() async throws {
+        server.route("/search") { request in
+            .json([["id": 1, "name": request.queryValue("q") ?? "", "page": request.queryValue("page") ?? ""]])
+        }
+        server.route("/repos") { request in .json(["id": 2, "name": request.method], status: 201) }
+        server.route("/repos/*") { request in
+            request.header("X-Confirm") == "yes"
+                ? .json(["status": 200, "result": NSNull()]) : .json(["status": 403, "errMsg": "Say yes"])
+        }
+        server.route("/me/avatar") { _ in .response(status: 200, headers: [], body: Data([0x89, 0x50, 0x4E, 0x47])) }
+        let client: APIClient = client
+        let id = 7
+
+        let repos = try await client.value(for: Endpoint<[Repo]>.get("/search", query: ["q": "swift", "page": 1]))
+
+        let created = await client.send(Endpoint<Repo>.post("/repos", body: .json(["name": "demo"])))
+
+        var remove = Endpoint<Empty>.delete("/repos/\(id)", headers: ["X-Confirm": "yes"])
+        remove.envelope = .statusResult()  // also: baseURL, idleTimeout, totalTimeout
+        let removed = await withCheckedContinuation { continuation in
+            client.send(remove) { result in continuation.resume(returning: result) }
+        }
+
+        let avatar = Endpoint<Avatar>(method: .get, path: "/me/avatar") { context in try Avatar(png: context.data) }
+
+        XCTAssertEqual(repos, [Repo(id: 1, name: "swift")])
+        XCTAssertEqual(created.value, Repo(id: 2, name: "POST"))
+        XCTAssertEqual(created.metadata?.statusCode, 201)
+        XCTAssertEqual(removed.value, Empty())
+        let fetched = try await client.value(for: avatar)
+        XCTAssertEqual(fetched.bytes, 4)
+        remove.headers = HTTPHeaders()
+        let refused = await client.send(remove)
+        XCTAssertEqual(refused.serverFailure?.message, "Say yes")
+    }
+
     /// Sends through the closure API from an async test.
     private func sendThroughClosure<Request: APIRequest>(_ request: Request) async -> APIResult<Request.Response> {
         let client: APIClient = client

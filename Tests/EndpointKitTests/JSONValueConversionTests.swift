@@ -222,6 +222,33 @@ final class JSONValueConversionTests: XCTestCase {
         XCTAssertEqual(json.jsonString(), #"{"a":null,"b":[null,1]}"#)
     }
 
+    func testThatTheGuidesExampleWorks() throws {
+        // Docs/GettingStarted.md, "Models and JSON".
+        struct Profile: Codable, Sendable, Equatable {
+            let id: Int
+            let name: String
+        }
+        let profile = Profile(id: 7, name: "Ada")
+
+        let text = try JSONValue(encoding: profile).jsonString()  // {"id":7,"name":"Ada"}
+        let object = try JSONValue(encoding: profile).jsonObject as? [String: Any]  // ["id": 7, "name": "Ada"]
+        let fromText = try JSONValue(jsonString: text).decoded(as: Profile.self)
+        let fromObject = try JSONValue(jsonObject: ["id": 7, "name": "Ada"]).decoded(as: Profile.self)
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase  // your strategies apply
+        let pretty = try JSONValue(encoding: profile, encoder: encoder).jsonString(prettyPrinted: true)
+
+        XCTAssertEqual(text, #"{"id":7,"name":"Ada"}"#)
+        XCTAssertEqual(object?["id"] as? Int, 7)
+        XCTAssertEqual(object?["name"] as? String, "Ada")
+        XCTAssertEqual(fromText, profile)
+        XCTAssertEqual(fromObject, profile)
+        XCTAssertEqual(pretty, "{\n  \"id\" : 7,\n  \"name\" : \"Ada\"\n}")
+        XCTAssertThrowsError(try JSONValue(jsonObject: ["born": Date()])) { error in
+            XCTAssertEqual("\(error)", "The value at $.born is not JSON: a value of type Date.")
+        }
+    }
+
     func testThatAModelRoundTripsThroughText() throws {
         let text = try JSONValue(encoding: ada).jsonString()
         XCTAssertEqual(try JSONValue(jsonString: text).decoded(as: Profile.self), ada)
