@@ -42,6 +42,8 @@ public struct Endpoint<Response: Sendable>: APIRequest {
     /// The total deadline in seconds, overriding the client's; 0 or less for none. `nil` (the
     /// client's) by default.
     public var totalTimeout: TimeInterval?
+    /// What every send of this value tells plugins (feedback switches...). Empty by default.
+    public var sendInfo = SendInfo()
 
     private let decodeResponse: @Sendable (DecodingContext) throws -> Response
 
