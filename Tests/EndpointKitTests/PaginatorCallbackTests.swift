@@ -245,5 +245,6 @@ final class PagingController: PaginatorDelegate {
         record(paginator, "failed \(failure.statusCode ?? 0)")
     }
 
-    func paginatorDidReachEnd<Request: PagedRequest>(_ paginator: Paginator<Request>) { record(paginator, "end") }
+    // Written as the guide writes it: the constraint is inferred from `Paginator<Request>`.
+    func paginatorDidReachEnd<Request>(_ paginator: Paginator<Request>) { record(paginator, "end") }
 }
