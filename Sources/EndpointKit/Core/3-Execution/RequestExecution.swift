@@ -155,7 +155,10 @@ final class RequestExecution<Request: APIRequest>: Sendable {
             for stage in stages {
                 let own = stage.hooks
                 if own.contains(.willSend), let answer = stage.willSend(&transportRequest, context: context) {
-                    return finish(result(of: answer, for: transportRequest.urlRequest))
+                    // A failure answered here (no network) is still a failed attempt: the retriers
+                    // may send it again (once the network is back).
+                    let urlRequest = transportRequest.urlRequest
+                    return evaluate(result(of: answer, for: urlRequest), urlRequest: urlRequest, context: context)
                 }
                 if own.contains(.route) { sender = stage.route(sender) }
             }

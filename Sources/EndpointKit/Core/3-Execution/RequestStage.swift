@@ -25,7 +25,7 @@ protocol RequestStage: Sendable {
 
     /// The attempt is about to be sent: change it (conditional headers, a `Range`, a download
     /// target), or answer it at once (a cache hit, no network). Later stages are then not asked
-    /// and nothing is sent.
+    /// and nothing is sent; a failure answered here goes to the retriers like any other.
     func willSend(_ request: inout TransportRequest, context: RequestContext) -> StageAnswer?
     /// Where the attempt goes: `next` (the client's transport), or something in front of it.
     func route(_ next: any AttemptSender) -> any AttemptSender

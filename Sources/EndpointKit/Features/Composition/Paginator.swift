@@ -1,3 +1,5 @@
+import Dispatch
+
 /// Loads a ``PagedRequest`` page by page and keeps what it loaded: the pages, the accumulated
 /// items, and where the list stands (current page, max page, total, has-more).
 ///
@@ -10,33 +12,54 @@
 /// for try await page in feed.pages { show(page.items) }         // every page, loading as needed
 /// ```
 ///
-/// The paginator is an actor, so any task may call it. One load runs at a time: a call made while
-/// a page is loading waits for that load and returns its result instead of asking for the page
-/// again (use ``items`` or ``Page/number`` rather than appending every returned page). It stops
-/// at the end and never asks for a page beyond it, also when the server repeats a cursor or
-/// answers an earlier page than asked for (see ``PagedRequest`` for where the paging information
-/// comes from).
+/// The paginator is an actor, so any task may call it. Closure and delegate code calls the same
+/// paginator without a Task: ``loadFirstPage(completion:)``, ``loadNextPage(completion:)`` and
+/// ``refresh(completion:)`` answer on the client's callback queue, a ``delegate`` hears every
+/// load on the main actor, and ``snapshot`` reads where the list stands without awaiting.
+///
+/// One load runs at a time, whichever form asked for it: a call made while a page is loading
+/// waits for that load and returns its result instead of asking for the page again (use
+/// ``items`` or ``Page/number`` rather than appending every returned page). It stops at the end
+/// and never asks for a page beyond it, also when the server repeats a cursor or answers an
+/// earlier page than asked for (see ``PagedRequest`` for where the paging information comes from).
 public actor Paginator<Request: PagedRequest> {
     /// One item of a page.
     public typealias Element = Request.Element
 
-    private enum Kind {
+    /// What a load is for: the first page, the next one, or the first page again, replacing the others.
+    enum Kind {
         case first, next, refresh
     }
 
-    private struct Load {
+    /// The load in flight.
+    struct Load {
         let id: Int
         let kind: Kind
         let task: Task<APIResult<Page<Element>>?, Never>
     }
 
-    private let client: APIClient
+    /// What a call gets: an answer at once, or a load to wait for (one it started or joined).
+    enum Step {
+        case now(APIResult<Page<Element>>?)
+        case wait(Load)
+    }
+
+    /// Everything the paginator knows, behind one lock, so that every form (async, closure,
+    /// delegate) decides on the same state, in the order the calls were made.
+    struct State {
+        var book: PageBook<Element>
+        var load: Load?
+        var loads = 0
+        /// Changes whenever the book is replaced, so a load started before a refresh is not recorded after it.
+        var generation = 0
+        /// The completion closures waiting for each load, by load id.
+        var waiters: [Int: [@Sendable (APIResult<Page<Element>>?) -> Void]] = [:]
+        var delegate: WeakPaginatorDelegate?
+    }
+
+    let client: APIClient
     private let request: Request
-    private var book: PageBook<Element>
-    private var load: Load?
-    private var loads = 0
-    /// Changes whenever the book is replaced, so a load started before a refresh is not recorded after it.
-    private var generation = 0
+    let state: Locked<State>
 
     /// Creates a paginator; nothing is loaded until asked.
     /// - Parameters:
@@ -45,25 +68,25 @@ public actor Paginator<Request: PagedRequest> {
     public init(client: APIClient, request: Request) {
         self.client = client
         self.request = request
-        book = PageBook(first: request.page)
+        state = Locked(State(book: PageBook(first: request.page)))
     }
 
     /// Every item loaded so far, in order.
-    public var items: [Element] { book.items }
+    public var items: [Element] { state.withLock { $0.book.items } }
     /// The pages loaded so far, in order.
-    public var loadedPages: [Page<Element>] { book.pages }
+    public var loadedPages: [Page<Element>] { state.withLock { $0.book.pages } }
     /// How many pages are loaded (the number of the last one); 0 before the first.
-    public var currentPage: Int { book.pages.count }
+    public var currentPage: Int { state.withLock { $0.book.pages.count } }
     /// The number of pages: from the paging information (`totalPages`, or `totalCount` and the
     /// page size), or the pages loaded once the end is reached; `nil` while unknown.
-    public var maxPage: Int? { book.maxPage }
+    public var maxPage: Int? { state.withLock { $0.book.maxPage } }
     /// The total number of items: from the paging information, or the items loaded once the end is
     /// reached; `nil` while unknown.
-    public var totalCount: Int? { book.totalCount }
+    public var totalCount: Int? { state.withLock { $0.book.totalCount } }
     /// Whether another page can be loaded (`true` before the first page).
-    public var hasMore: Bool { book.hasMore }
+    public var hasMore: Bool { state.withLock { $0.book.hasMore } }
     /// Whether a page is loading.
-    public var isLoading: Bool { load != nil }
+    public var isLoading: Bool { state.withLock { $0.load != nil } }
 
     /// Every page as an async sequence, in order: the pages already loaded, then the following
     /// ones, loaded as the sequence is iterated, until the end. A failed load throws its
@@ -73,9 +96,7 @@ public actor Paginator<Request: PagedRequest> {
     /// Loads the first page, unless it is already loaded (then returns it without a request) or
     /// loading (then waits for that load).
     public func loadFirstPage() async -> APIResult<Page<Element>> {
-        if let first = book.pages.first { return .success(first, first.metadata) }
-        if let load { return Self.firstPage(await load.task.value) }
-        return Self.firstPage(await start(.first, at: book.first).task.value)
+        Self.firstPage(await outcome(of: step(.first)))
     }
 
     /// Loads the page after the last one loaded (the first page if none is).
@@ -83,47 +104,88 @@ public actor Paginator<Request: PagedRequest> {
     ///   (also when the server answered with a page beyond the end). A call made while a load is
     ///   running waits for that load and returns its result.
     public func loadNextPage() async -> APIResult<Page<Element>>? {
-        if let load { return await load.task.value }
-        if book.isEmpty { return await start(.first, at: book.first).task.value }
-        guard let next = book.next else { return nil }
-        return await start(.next, at: next).task.value
+        await outcome(of: step(.next))
     }
 
     /// Loads the first page again and, when it succeeds, replaces everything loaded with it; on
     /// failure what was loaded stays. A next-page load in flight is cancelled; a first-page load
     /// or refresh in flight is awaited instead of starting another.
     public func refresh() async -> APIResult<Page<Element>> {
-        if let load {
-            guard load.kind == .next else { return Self.firstPage(await load.task.value) }
-            load.task.cancel()
-        }
-        return Self.firstPage(await start(.refresh, at: book.first).task.value)
+        Self.firstPage(await outcome(of: step(.refresh)))
     }
 
     /// Cancels the load in flight, if any; it completes as cancelled and nothing is recorded.
     public func cancel() {
-        load?.task.cancel()
+        state.withLock { $0.load }?.task.cancel()
     }
 
     /// The page at `index` (0-based), loading pages up to it; `nil` past the end.
     /// - Throws: A failed load's ``ServerFailure`` or ``TransportError``; ``TransportError/Reason/cancelled``
     ///   when the calling Task is cancelled.
     func page(at index: Int) async throws -> Page<Element>? {
-        while index >= book.pages.count {
-            guard load != nil || book.hasMore else { return nil }
+        while true {
+            let (pages, busy, more) = state.withLock { ($0.book.pages, $0.load != nil, $0.book.hasMore) }
+            if index < pages.count { return pages[index] }
+            guard busy || more else { return nil }
             if Task.isCancelled { throw TransportError.cancelled() }
             guard let result = await loadNextPage() else { continue }
             _ = try result.get()
         }
-        return book.pages[index]
     }
 
     // MARK: - Loading
 
-    private func start(_ kind: Kind, at position: PagePosition) -> Load {
-        loads += 1
-        let id = loads
-        let generation = generation
+    private func outcome(of step: Step) async -> APIResult<Page<Element>>? {
+        switch step {
+        case .now(let result): return result
+        case .wait(let load): return await load.task.value
+        }
+    }
+
+    /// Decides what a call of `kind` gets, and starts a load when one is needed. A `waiter`, when
+    /// given, is registered in the same turn of the lock: it hears the load it started or joined
+    /// exactly once, however soon that load ends.
+    nonisolated func step(
+        _ kind: Kind, waiter: (@Sendable (APIResult<Page<Element>>?) -> Void)? = nil
+    ) -> Step {
+        let (step, replaced) = state.withLock { state -> (Step, Load?) in
+            if kind == .first, let first = state.book.pages.first {
+                return (.now(.success(first, first.metadata)), nil)
+            }
+            // Join the load in flight, unless this is a refresh and that load a next page.
+            if let load = state.load, kind != .refresh || load.kind != .next {
+                if let waiter { state.waiters[load.id, default: []].append(waiter) }
+                return (.wait(load), nil)
+            }
+            let replaced = state.load
+            let position: PagePosition
+            let loadKind: Kind
+            switch kind {
+            case .first:
+                (loadKind, position) = (.first, state.book.first)
+            case .next:
+                if state.book.isEmpty {
+                    (loadKind, position) = (.first, state.book.first)
+                } else if let next = state.book.next {
+                    (loadKind, position) = (.next, next)
+                } else {
+                    return (.now(nil), nil)
+                }
+            case .refresh:
+                (loadKind, position) = (.refresh, state.book.first)
+            }
+            let load = start(loadKind, at: position, in: &state)
+            if let waiter { state.waiters[load.id] = [waiter] }
+            return (.wait(load), replaced)
+        }
+        replaced?.task.cancel()
+        return step
+    }
+
+    private nonisolated func start(_ kind: Kind, at position: PagePosition, in state: inout State) -> Load {
+        state.loads += 1
+        let id = state.loads
+        let generation = state.generation
         var request = request
         request.page = position
         let task = Task { [client, request] in
@@ -131,14 +193,26 @@ public actor Paginator<Request: PagedRequest> {
             return self.finish(id, kind: kind, generation: generation, at: position, with: result)
         }
         let load = Load(id: id, kind: kind, task: task)
-        self.load = load
+        state.load = load
         return load
     }
 
-    private func finish(
+    private nonisolated func finish(
         _ id: Int, kind: Kind, generation: Int, at position: PagePosition, with result: APIResult<Request.Response>
     ) -> APIResult<Page<Element>>? {
-        if load?.id == id { load = nil }
+        let (outcome, waiters, delegate) = state.withLock { state in
+            if state.load?.id == id { state.load = nil }
+            let outcome = record(result, kind: kind, generation: generation, at: position, in: &state)
+            return (outcome, state.waiters.removeValue(forKey: id) ?? [], state.delegate)
+        }
+        announce(outcome, to: waiters, delegate: delegate)
+        return outcome
+    }
+
+    private nonisolated func record(
+        _ result: APIResult<Request.Response>, kind: Kind, generation: Int, at position: PagePosition,
+        in state: inout State
+    ) -> APIResult<Page<Element>>? {
         let response: Request.Response
         let metadata: ResponseMetadata
         switch result {
@@ -146,22 +220,22 @@ public actor Paginator<Request: PagedRequest> {
         case .serverFailure(let failure): return .serverFailure(failure)
         case .transportError(let error): return .transportError(error)
         }
-        guard generation == self.generation else {
+        guard generation == state.generation else {
             return .transportError(TransportError(.cancelled, message: "The page load was replaced by a refresh."))
         }
         let elements = request.elements(in: response)
         let info = request.pageInfo(in: response) ?? metadata.envelope?.page
         guard kind == .next else {
-            var fresh = PageBook<Element>(first: book.first)
+            var fresh = PageBook<Element>(first: state.book.first)
             let page = fresh.record(elements, info: info, at: position, metadata: metadata)
-            book = fresh
-            self.generation += 1
+            state.book = fresh
+            state.generation += 1
             return page.map { .success($0, metadata) }
         }
-        return book.record(elements, info: info, at: position, metadata: metadata).map { .success($0, metadata) }
+        return state.book.record(elements, info: info, at: position, metadata: metadata).map { .success($0, metadata) }
     }
 
-    private static func firstPage(_ result: APIResult<Page<Element>>?) -> APIResult<Page<Element>> {
+    static func firstPage(_ result: APIResult<Page<Element>>?) -> APIResult<Page<Element>> {
         result ?? .transportError(TransportError(.badResponse, message: "The first page could not be recorded."))
     }
 }
