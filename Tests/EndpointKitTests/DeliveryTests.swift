@@ -45,12 +45,31 @@ final class DeliveryTests: LoopbackTestCase {
             let events = recorder.events
             client.send(EchoRequest(), delegate: recorder) { _ in
                 // A slow closure: a delegate scheduled independently would run meanwhile.
-                if queue !== DispatchQueue.main { Thread.sleep(forTimeInterval: 0.3) }
+                if !Thread.isMainThread { Thread.sleep(forTimeInterval: 0.3) }
                 events.withLock { $0.append("closure") }
             }
             await fulfillment(of: [done], timeout: 10)
             XCTAssertEqual(events.value, ["closure", "delegate"], "\(queue.label)")
         }
+    }
+
+    /// With the main queue as the callback queue the delegate hears in the closure's turn: before
+    /// anything the closure schedules on the main queue.
+    @MainActor
+    func testThatOnTheMainQueueTheDelegateHearsInTheClosuresTurn() async {
+        let client = makeClient { $0.callbackQueue = .main }
+        let recorder = OrderRecorder()
+        let done = expectation(description: "next turn")
+        let events = recorder.events
+        client.send(EchoRequest(), delegate: recorder) { _ in
+            events.withLock { $0.append("closure") }
+            DispatchQueue.main.async {
+                events.withLock { $0.append("next turn") }
+                done.fulfill()
+            }
+        }
+        await fulfillment(of: [done], timeout: 10)
+        XCTAssertEqual(events.value, ["closure", "delegate", "next turn"])
     }
 
     func testThatTheDefaultCallbackQueueIsMain() async {

@@ -144,10 +144,11 @@ public final class APIClient: Sendable {
                 return tellDelegates(result, false)
             }
             // The closure first, then the delegates: in the same turn of the main queue when
-            // that is the callback queue, in the next one otherwise.
+            // that is the callback queue, in the next one otherwise. (Asked of the thread: on
+            // Linux each `DispatchQueue.main` is a new object, so `===` cannot tell.)
             completionQueue.async {
                 deliver(result)
-                tellDelegates(result, completionQueue === DispatchQueue.main)
+                tellDelegates(result, Thread.isMainThread)
             }
         }
         if let progress { execution.handle.progressReporter.setHandler(queue: configuration.callbackQueue, progress) }

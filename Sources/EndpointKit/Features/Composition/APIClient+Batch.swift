@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 
 extension APIClient {
     /// Sends several requests, of different types, together and returns when all of them ended.
@@ -159,7 +160,7 @@ extension APIClient {
                 // The delegate after the closure, whatever the callback queue.
                 guard let delegate else { return }
                 let tell: @Sendable () -> Void = { MainActor.assumeIsolated { delegate.deliver(result, for: batch) } }
-                if queue === DispatchQueue.main { tell() } else { DispatchQueue.main.async(execute: tell) }
+                if Thread.isMainThread { tell() } else { DispatchQueue.main.async(execute: tell) }
             }
         }
         execution.start()

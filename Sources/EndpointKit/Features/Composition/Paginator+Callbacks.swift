@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 
 /// The paginator for closure and delegate code: the same loads and state as the async API, with
 /// no Task to write.
@@ -108,7 +109,7 @@ extension Paginator {
         let queue = client.configuration.callbackQueue
         queue.async {
             for waiter in waiters { waiter(outcome) }
-            tellDelegate(queue === DispatchQueue.main)
+            tellDelegate(Thread.isMainThread)
         }
     }
 }
