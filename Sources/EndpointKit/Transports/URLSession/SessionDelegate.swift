@@ -25,7 +25,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         transfers.withLock { _ = $0.removeValue(forKey: identifier) }
     }
 
-    private func transfer(for task: URLSessionTask) -> SessionTransfer? {
+    func transfer(for task: URLSessionTask) -> SessionTransfer? {
         transfers.withLock { $0[task.taskIdentifier] }
     }
 
