@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "CCurlShimTLSSetup.h"
 #include "CCurlShimTransferInfo.h"
 
 /// Loads libcurl.so.4 and calls curl_global_init, once per process (pthread_once).

@@ -1,0 +1,16 @@
+// A dry run of libcurl's TLS set-up, so that client certificates are checked when a transport is
+// created rather than at the first request (see CurlClientCertificate.swift).
+#ifndef ENDPOINTKIT_CCURLSHIM_TLS_SETUP_H
+#define ENDPOINTKIT_CCURLSHIM_TLS_SETUP_H
+
+/// Starts an https transfer on `easy` (whose TLS options, such as a client certificate and key,
+/// are already set) over one end of a socket pair whose other end is closed, so nothing reaches
+/// the network: libcurl sets up TLS, loading the certificate and key, then fails the handshake.
+///
+/// Returns the transfer's CURLcode: 58 (CURLE_SSL_CERTPROBLEM) when the certificate or key could
+/// not be used (unreadable, wrong password, key not matching the certificate), with libcurl's
+/// reason in the handle's error buffer if one is set; another failure (the handshake's) when they
+/// were loaded; -1 when no socket pair could be made.
+int ek_curl_easy_run_tls_setup(void *_Nonnull easy);
+
+#endif
