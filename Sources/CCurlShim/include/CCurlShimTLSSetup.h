@@ -4,13 +4,14 @@
 #define ENDPOINTKIT_CCURLSHIM_TLS_SETUP_H
 
 /// Starts an https transfer on `easy` (whose TLS options, such as a client certificate and key,
-/// are already set) over one end of a socket pair whose other end is closed, so nothing reaches
-/// the network: libcurl sets up TLS, loading the certificate and key, then fails the handshake.
+/// are already set) to a listener of its own on 127.0.0.1, which closes the connection unanswered
+/// once the ClientHello arrives: libcurl sets up TLS, loading the certificate and key, and the
+/// handshake then fails. Nothing leaves the machine (proxies are bypassed).
 ///
 /// Returns the transfer's CURLcode: 58 (CURLE_SSL_CERTPROBLEM) when the certificate or key could
 /// not be used (unreadable, wrong password, key not matching the certificate), with libcurl's
 /// reason in the handle's error buffer if one is set; another failure (the handshake's) when they
-/// were loaded; -1 when no socket pair could be made.
+/// were loaded; -1 when no loopback listener could be made.
 int ek_curl_easy_run_tls_setup(void *_Nonnull easy);
 
 #endif

@@ -5,10 +5,10 @@ import CCurlShim
 ///
 /// The PEM text goes to libcurl from memory (`SSLCERT_BLOB`, `SSLKEY_BLOB`, libcurl 7.71+) with
 /// the password (`KEYPASSWD`): nothing is read from disk per request, and a file changed or
-/// removed after start-up changes nothing. The check runs libcurl's own TLS set-up once, over a
-/// socket pair that never reaches the network (`ek_curl_easy_run_tls_setup`), so a wrong password
-/// or a key that does not match the certificate fails then, with libcurl's reason, and not at
-/// the first request.
+/// removed after start-up changes nothing. The check runs libcurl's own TLS set-up once, against
+/// a listener on 127.0.0.1 that drops the connection after the ClientHello
+/// (`ek_curl_easy_run_tls_setup`), so a wrong password or a key that does not match the
+/// certificate fails then, with libcurl's reason, and not at the first request.
 struct CurlClientCertificate: Sendable {
     /// 7.71: `CURLOPT_SSLCERT_BLOB` and `CURLOPT_SSLKEY_BLOB`.
     static let blobVersion: UInt32 = 0x07_47_00
@@ -18,7 +18,7 @@ struct CurlClientCertificate: Sendable {
     private let password: String?
 
     /// Translates and checks a client certificate against the loaded libcurl.
-    /// - Throws: ``TransportConfigurationError/unusableClientCertificate(_:)`` when libcurl cannot
+    /// - Throws: ``TransportConfigurationError/unusableClientCertificate(_:_:)`` when libcurl cannot
     ///   use it (wrong password, key not matching the certificate, a key it cannot read), or
     ///   ``TransportConfigurationError/libraryUnavailable(_:)`` when libcurl is too old.
     init(_ certificate: ClientCertificate) throws(TransportConfigurationError) {
@@ -27,6 +27,11 @@ struct CurlClientCertificate: Sendable {
             certificatePEM = Array(certificates.utf8)
             keyPEM = Array(key.utf8)
             self.password = password
+        #if canImport(Security)
+        case .secIdentity:
+            throw .unusableClientCertificate(
+                .unsupportedByTransport, "CurlTransport presents PEM text, not a SecIdentity: use URLSessionTransport")
+        #endif
         }
         guard CurlLibrary.versionNumber >= Self.blobVersion else {
             throw .libraryUnavailable("client certificates need libcurl 7.71, not \(CurlLibrary.version)")
@@ -68,17 +73,21 @@ struct CurlClientCertificate: Sendable {
         }
         code = ek_curl_easy_run_tls_setup(easy)
         // 58 (CURLE_SSL_CERTPROBLEM): libcurl could not use the pair. Anything else is the
-        // handshake failing on the closed socket pair, after the pair was loaded.
+        // handshake failing on the dropped connection, after the pair was loaded (or, -1, no
+        // loopback listener: the first connection will tell).
         guard code == 58 else { return }
+        // libcurl (OpenSSL 3) gives one message for a key it cannot decrypt and one that does not
+        // match; an unencrypted key was already compared with the certificate (ClientCertificate).
         let detail = String(cString: errorBuffer)
-        let lowercased = detail.lowercased()
-        if lowercased.contains("does not match") {
-            throw .unusableClientCertificate("the private key does not match the certificate (\(detail))")
+        if detail.lowercased().contains("does not match") {
+            throw .unusableClientCertificate(.keyMismatch, "the private key does not match the certificate (\(detail))")
         }
-        if isKeyEncrypted, lowercased.contains("private key") {
-            throw .unusableClientCertificate("the password does not decrypt the private key (\(detail))")
+        if isKeyEncrypted {
+            throw .unusableClientCertificate(
+                .wrongPassword,
+                "the password does not decrypt the private key, or the key does not match the certificate (\(detail))")
         }
-        throw .unusableClientCertificate("libcurl cannot use the certificate or its key (\(detail))")
+        throw .unusableClientCertificate(.unusableKey, "libcurl cannot use the certificate or its key (\(detail))")
     }
 }
 #endif

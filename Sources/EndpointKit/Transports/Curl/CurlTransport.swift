@@ -77,7 +77,7 @@ public final class CurlTransport: Transport {
     /// Creates a transport with its own event-loop thread and connection pool.
     /// - Throws: ``TransportConfigurationError/libraryUnavailable(_:)`` if libcurl cannot be loaded
     ///   or cannot enforce the trust policy;
-    ///   ``TransportConfigurationError/unusableClientCertificate(_:)`` if libcurl cannot use a
+    ///   ``TransportConfigurationError/unusableClientCertificate(_:_:)`` if libcurl cannot use a
     ///   client certificate (a wrong password, a key that does not match the certificate).
     public init(configuration: Configuration = Configuration()) throws(TransportConfigurationError) {
         try CurlLibrary.load()

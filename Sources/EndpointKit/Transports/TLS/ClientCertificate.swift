@@ -19,7 +19,7 @@ import Foundation
 /// Bad input fails early, never at the first request: a file that cannot be read, no certificate
 /// or no key, or an encrypted key without a password throw here; a wrong password or a key that
 /// does not match the certificate throw when the ``CurlTransport`` is created (libcurl loads the
-/// pair once then). Every error is ``TransportConfigurationError/unusableClientCertificate(_:)``.
+/// pair once then). Every error is ``TransportConfigurationError/unusableClientCertificate(_:_:)``.
 ///
 /// On Apple platforms ``URLSessionTransport`` presents a `SecIdentity` instead
 /// (`init(identity:intermediates:)`, from the keychain or `SecPKCS12Import`). The password never
@@ -55,10 +55,10 @@ public struct ClientCertificate: Sendable, CustomStringConvertible, CustomReflec
     ///   - keyPEM: The private key of the first certificate: a `PRIVATE KEY`, `RSA PRIVATE KEY`,
     ///     `EC PRIVATE KEY` or `ENCRYPTED PRIVATE KEY` block (other text around it is ignored).
     ///   - password: The key's password, if it is encrypted; `nil` by default.
-    /// - Throws: ``TransportConfigurationError/unusableClientCertificate(_:)`` when there is no
+    /// - Throws: ``TransportConfigurationError/unusableClientCertificate(_:_:)`` when there is no
     ///   certificate or no key, or the key is encrypted and `password` is `nil`.
     public init(certificatePEM: String, keyPEM: String, password: String? = nil) throws(TransportConfigurationError) {
-        try self.init(certificatePEM: certificatePEM, keyPEM: keyPEM, password: password, source: "the certificate")
+        try self.init(certificatePEM: certificatePEM, keyPEM: keyPEM, password: password, source: "the PEM text")
     }
 
     /// Reads a client certificate from PEM files.
@@ -66,7 +66,7 @@ public struct ClientCertificate: Sendable, CustomStringConvertible, CustomReflec
     ///   - certificateFile: The client's certificate, then any intermediates.
     ///   - keyFile: The private key; `nil` (the default) when it is in `certificateFile` too.
     ///   - password: The key's password, if it is encrypted; `nil` by default.
-    /// - Throws: ``TransportConfigurationError/unusableClientCertificate(_:)`` when a file cannot
+    /// - Throws: ``TransportConfigurationError/unusableClientCertificate(_:_:)`` when a file cannot
     ///   be read or holds no certificate or key, or the key is encrypted and `password` is `nil`.
     public init(
         certificateFile: URL, keyFile: URL? = nil, password: String? = nil
@@ -84,14 +84,21 @@ public struct ClientCertificate: Sendable, CustomStringConvertible, CustomReflec
         do {
             certificates = try TLSCertificate.certificates(pemEncoded: certificatePEM)
         } catch {
-            throw .unusableClientCertificate("\(source): \(error.description)")
+            throw .unusableClientCertificate(.noCertificate, "\(source): \(error.description)")
         }
         let key = try Self.privateKeyBlock(in: keyPEM)
         if key.isEncrypted, password == nil {
-            throw .unusableClientCertificate("the private key is encrypted: give its password")
+            throw .unusableClientCertificate(.passwordRequired, "the private key is encrypted: give its password")
+        }
+        if !key.isEncrypted, let leaf = certificates.first, let der = Self.derBytes(ofBlock: key.text),
+            let keyPublic = DERReader(der).publicKeyOfPrivateKey(),
+            keyPublic != DERReader(leaf.publicKeyInfo).publicKeyOfPublicKeyInfo()
+        {
+            throw .unusableClientCertificate(
+                .keyMismatch, "the private key does not match the certificate in \(source)")
         }
         if let password, password.utf8.contains(0) {
-            throw .unusableClientCertificate("the password holds a NUL character")
+            throw .unusableClientCertificate(.wrongPassword, "the password holds a NUL character")
         }
         self.init(
             identity: .pem(
@@ -120,12 +127,19 @@ public struct ClientCertificate: Sendable, CustomStringConvertible, CustomReflec
         do {
             data = try Data(contentsOf: file)
         } catch {
-            throw .unusableClientCertificate("cannot read \(file.path): \(error.localizedDescription)")
+            throw .unusableClientCertificate(.unreadableFile, "cannot read \(file.path): \(error.localizedDescription)")
         }
         guard let text = String(data: data, encoding: .utf8) else {
-            throw .unusableClientCertificate("\(file.path) is not PEM text")
+            throw .unusableClientCertificate(.unreadableFile, "\(file.path) is not PEM text")
         }
         return text
+    }
+
+    /// The DER bytes of a PEM block: its base64 lines, without the BEGIN and END lines and any
+    /// `Name: value` headers.
+    private static func derBytes(ofBlock block: String) -> Data? {
+        let lines = block.split(whereSeparator: \.isNewline).filter { !$0.hasPrefix("-----") && !$0.contains(":") }
+        return Data(base64Encoded: lines.joined())
     }
 
     /// A private-key block as given, and whether it is encrypted.
@@ -140,11 +154,11 @@ public struct ClientCertificate: Sendable, CustomStringConvertible, CustomReflec
             rest = rest[labelEnd.upperBound...]
             guard label.hasSuffix("PRIVATE KEY") else { continue }
             guard let end = rest.range(of: "-----END \(label)-----") else {
-                throw .unusableClientCertificate("the \(label) block has no END line")
+                throw .unusableClientCertificate(.noPrivateKey, "the \(label) block has no END line")
             }
             let block = text[begin.lowerBound..<end.upperBound]
             return (String(block) + "\n", label == "ENCRYPTED PRIVATE KEY" || block.contains("Proc-Type: 4,ENCRYPTED"))
         }
-        throw .unusableClientCertificate("no -----BEGIN ... PRIVATE KEY----- block found")
+        throw .unusableClientCertificate(.noPrivateKey, "no -----BEGIN ... PRIVATE KEY----- block found")
     }
 }
