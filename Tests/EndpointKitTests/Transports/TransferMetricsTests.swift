@@ -155,3 +155,28 @@ final class TransferMetricsTests: TransportTestCase {
         }
     }
 }
+
+#if os(Linux)
+/// ``TransferMetrics`` over TLS on loopback (``TLSFixture``): the handshake's mark, in order,
+/// on a new connection only.
+final class TLSTransferMetricsTests: XCTestCase {
+    func testThatAnHTTPSExchangeReportsItsHandshakeBetweenConnectAndFirstByte() throws {
+        let fixture = try TLSFixture.get()
+        let transport = try CurlTransport(
+            serverTrustPolicy: .customRoots([TLSCertificate(data: fixture.file("ca.pem"))]))
+        let url = fixture.url(.leaf)
+        let first = try XCTUnwrap(XCTUnwrap(fixture.fetch(url, through: transport)).get().metrics)
+        let second = try XCTUnwrap(XCTUnwrap(fixture.fetch(url, through: transport)).get().metrics)
+        let marks = try [first.connectEnd, first.secureConnectionEnd, first.responseStart, first.responseEnd].map {
+            try XCTUnwrap($0, "\(first)")
+        }
+        XCTAssertEqual(marks, marks.sorted(), "\(first)")
+        XCTAssertLessThan(marks[0], marks[1], "the handshake takes round trips after the connect: \(first)")
+        XCTAssertEqual(first.isReusedConnection, false, "\(first)")
+        XCTAssertEqual(second.isReusedConnection, true, "\(second)")
+        XCTAssertNil(second.secureConnectionEnd, "a reused connection has no handshake: \(second)")
+        XCTAssertEqual(first.remotePort, url.port)
+        XCTAssertTrue(first.description.contains(", TLS "), first.description)
+    }
+}
+#endif
