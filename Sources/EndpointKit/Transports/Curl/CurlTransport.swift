@@ -78,7 +78,7 @@ public final class CurlTransport: Transport {
     /// - Throws: ``TransportConfigurationError/libraryUnavailable(_:)`` if libcurl cannot be loaded
     ///   or cannot enforce the trust policy;
     ///   ``TransportConfigurationError/unusableClientCertificate(_:_:)`` if libcurl cannot use a
-    ///   client certificate (a wrong password, a key that does not match the certificate).
+    ///   client certificate (a wrong password, a key it cannot read).
     public init(configuration: Configuration = Configuration()) throws(TransportConfigurationError) {
         try CurlLibrary.load()
         self.configuration = configuration

@@ -17,9 +17,11 @@ import Foundation
 /// ```
 ///
 /// Bad input fails early, never at the first request: a file that cannot be read, no certificate
-/// or no key, or an encrypted key without a password throw here; a wrong password or a key that
-/// does not match the certificate throw when the ``CurlTransport`` is created (libcurl loads the
-/// pair once then). Every error is ``TransportConfigurationError/unusableClientCertificate(_:_:)``.
+/// or no key, an encrypted key without a password, or an unencrypted key that does not match the
+/// certificate throw here; a wrong password throws when the ``CurlTransport`` is created (libcurl
+/// decrypts the key once then). Every error is
+/// ``TransportConfigurationError/unusableClientCertificate(_:_:)``, whose
+/// ``ClientCertificateProblem`` says which.
 ///
 /// On Apple platforms ``URLSessionTransport`` presents a `SecIdentity` instead
 /// (`init(identity:intermediates:)`, from the keychain or `SecPKCS12Import`). The password never
@@ -56,7 +58,8 @@ public struct ClientCertificate: Sendable, CustomStringConvertible, CustomReflec
     ///     `EC PRIVATE KEY` or `ENCRYPTED PRIVATE KEY` block (other text around it is ignored).
     ///   - password: The key's password, if it is encrypted; `nil` by default.
     /// - Throws: ``TransportConfigurationError/unusableClientCertificate(_:_:)`` when there is no
-    ///   certificate or no key, or the key is encrypted and `password` is `nil`.
+    ///   certificate or no key, the key is encrypted and `password` is `nil`, or an unencrypted key
+    ///   does not match the certificate.
     public init(certificatePEM: String, keyPEM: String, password: String? = nil) throws(TransportConfigurationError) {
         try self.init(certificatePEM: certificatePEM, keyPEM: keyPEM, password: password, source: "the PEM text")
     }
@@ -67,7 +70,8 @@ public struct ClientCertificate: Sendable, CustomStringConvertible, CustomReflec
     ///   - keyFile: The private key; `nil` (the default) when it is in `certificateFile` too.
     ///   - password: The key's password, if it is encrypted; `nil` by default.
     /// - Throws: ``TransportConfigurationError/unusableClientCertificate(_:_:)`` when a file cannot
-    ///   be read or holds no certificate or key, or the key is encrypted and `password` is `nil`.
+    ///   be read or holds no certificate or key, the key is encrypted and `password` is `nil`, or an
+    ///   unencrypted key does not match the certificate.
     public init(
         certificateFile: URL, keyFile: URL? = nil, password: String? = nil
     ) throws(TransportConfigurationError) {
