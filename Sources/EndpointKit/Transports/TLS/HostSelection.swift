@@ -16,15 +16,6 @@ struct HostSelection<Value: Sendable>: Sendable {
         self.byHost = lowercased
     }
 
-    /// No value for any host.
-    static var none: HostSelection { HostSelection(fallback: nil, byHost: [:]) }
-
-    /// Whether no host has a value.
-    var isEmpty: Bool { fallback == nil && byHost.isEmpty }
-
-    /// Every value, the fallback first.
-    var all: [Value] { (fallback.map { [$0] } ?? []) + byHost.keys.sorted().compactMap { byHost[$0] } }
-
     /// The value for `host`: its own, or the fallback.
     func value(forHost host: String?) -> Value? {
         guard !byHost.isEmpty, let host, let own = byHost[host.lowercased()] else { return fallback }
