@@ -147,6 +147,39 @@ final class ClientCertificateTests: XCTestCase {
         }
     }
 
+    func testThatEveryCommonKeyFormatIsComparedWithItsCertificate() throws {
+        try TLSFixture.run(
+            "/bin/sh", "-c",
+            """
+            set -e
+            cd '\(directory.path)'
+            rsa() { openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$1" 2>/dev/null; }
+            rsa rsa.key
+            rsa rsa2.key
+            openssl rsa -in rsa.key -traditional -out rsa1.key 2>/dev/null
+            openssl ecparam -name prime256v1 -genkey -noout -out ec.key 2>/dev/null
+            openssl genpkey -algorithm ED25519 -out ed.key 2>/dev/null
+            for key in rsa ec ed; do
+                openssl req -x509 -new -key "$key.key" -out "$key.pem" -days 2 -subj "/CN=$key" 2>/dev/null
+            done
+            """)
+        func pair(_ certificate: String, _ key: String) throws -> ClientCertificate {
+            try ClientCertificate(certificateFile: file("\(certificate).pem"), keyFile: file("\(key).key"))
+        }
+        XCTAssertTrue(try String(contentsOf: file("rsa1.key"), encoding: .utf8).contains("BEGIN RSA PRIVATE KEY"))
+        XCTAssertTrue(try String(contentsOf: file("ec.key"), encoding: .utf8).contains("BEGIN EC PRIVATE KEY"))
+        // PKCS #8 and PKCS #1 RSA, SEC1 EC, and Ed25519 (whose PKCS #8 key carries no public key:
+        // libcurl is the judge), each with its certificate: libcurl takes them too.
+        for (certificate, key) in [("rsa", "rsa"), ("rsa", "rsa1"), ("ec", "ec"), ("ed", "ed")] {
+            var configuration = CurlTransport.Configuration()
+            configuration.clientCertificate = try pair(certificate, key)
+            XCTAssertNoThrow(try CurlTransport(configuration: configuration), key)
+        }
+        for (certificate, key) in [("rsa", "rsa2"), ("rsa", "ec"), ("ec", "client"), ("ec", "rsa1")] {
+            assertUnusable(.keyMismatch, mentioning: "\(certificate).pem") { _ = try pair(certificate, key) }
+        }
+    }
+
     func testThatURLSessionOnLinuxRefusesAClientCertificate() throws {
         let client = try client
         assertUnusable(.unsupportedByTransport, mentioning: "CurlTransport") {

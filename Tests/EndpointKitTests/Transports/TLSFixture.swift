@@ -274,8 +274,10 @@ final class TLSFixture: @unchecked Sendable {
         return (process, input, text)
     }
 
+    /// Runs a program (an `openssl` script) and returns its output.
+    /// - Throws: `XCTSkip` if it fails: `openssl` is needed for TLS tests.
     @discardableResult
-    private static func run(_ executable: String, _ arguments: String...) throws -> String {
+    static func run(_ executable: String, _ arguments: String...) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
