@@ -9,6 +9,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "CCurlShimTLSSetup.h"
+#include "CCurlShimTransferInfo.h"
+
 /// Loads libcurl.so.4 and calls curl_global_init, once per process (pthread_once).
 /// Returns 0 on success; otherwise a static message saying what failed.
 const char *_Nullable ek_curl_load(void);

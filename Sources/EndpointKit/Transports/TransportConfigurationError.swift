@@ -14,6 +14,10 @@ public enum TransportConfigurationError: Error, Sendable, Hashable, CustomString
     /// The HTTP library the transport is built on could not be loaded, is too old, or refused a
     /// setting.
     case libraryUnavailable(String)
+    /// A client certificate cannot be used: what is wrong (a file that cannot be read, no
+    /// certificate or key in it, an encrypted key without its password or with a wrong one, a key
+    /// that does not match the certificate, a transport that cannot present it), and the details.
+    case unusableClientCertificate(ClientCertificateProblem, String)
 
     /// A sentence describing the problem.
     public var description: String {
@@ -23,6 +27,7 @@ public enum TransportConfigurationError: Error, Sendable, Hashable, CustomString
         case .emptyTrustPolicy(let detail): return "Empty trust policy: \(detail)"
         case .unsupportedTrustPolicy(let detail): return "Unsupported trust policy: \(detail)"
         case .libraryUnavailable(let detail): return "HTTP library unavailable: \(detail)"
+        case .unusableClientCertificate(_, let detail): return "Unusable client certificate: \(detail)"
         }
     }
 }

@@ -25,17 +25,7 @@ final class CurlTrustPolicyTests: XCTestCase {
         _ served: TLSFixture.Served, host: String = "127.0.0.1", policy: ServerTrustPolicy
     ) throws -> Result<TransportResponse, TransportFailure> {
         let transport = try CurlTransport(serverTrustPolicy: policy)
-        let done = expectation(description: "completion")
-        let box = Locked<Result<TransportResponse, TransportFailure>?>(nil)
-        let request = TransportRequest(
-            urlRequest: URLRequest(url: fixture.url(served, host: host)), timeouts: Timeouts(total: 10),
-            maximumResponseSize: 1 << 20)
-        _ = transport.execute(request) { result in
-            box.value = result
-            done.fulfill()
-        }
-        wait(for: [done], timeout: 15)
-        return try XCTUnwrap(box.value)
+        return try XCTUnwrap(fixture.fetch(fixture.url(served, host: host), through: transport))
     }
 
     private func assertAccepted(

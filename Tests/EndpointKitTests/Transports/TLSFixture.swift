@@ -1,5 +1,10 @@
+import EndpointKit
 import Foundation
 import XCTest
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// Certificates made with the `openssl` command at test time, and HTTPS servers (Python's `ssl`
 /// module) presenting them on loopback. Made once per test process.
@@ -7,14 +12,26 @@ import XCTest
 /// - `ca`: a private CA; `leaf` (127.0.0.1 and localhost), `expired` and `wrongHost`
 ///   (`wrong.example`) are issued by it.
 /// - `selfSigned`: a self-signed certificate for 127.0.0.1; `otherCA`: an unrelated CA.
+/// - `mutual` serves `leaf` and requires a client certificate issued by `ca`, whose common name it
+///   answers (`{"ok": true, "client": "EndpointKit Client"}`): `client` (key `client.key`, also
+///   encrypted with ``clientKeyPassword`` in `clientEncrypted.key`) is one; `otherClient` is
+///   issued by `otherCA`.
 ///
 /// When `ENDPOINTKIT_HTTP2_PYTHON` names a Python with `hypercorn` (`.ci/run` sets it), an HTTP/2
 /// server presenting `leaf` answers `{"version": ..., "client_port": ...}` at ``http2URL``.
 final class TLSFixture: @unchecked Sendable {
     /// A served certificate: its port on 127.0.0.1.
     enum Served: String, CaseIterable {
-        case leaf, expired, wrongHost, selfSigned
+        case leaf, expired, wrongHost, selfSigned, mutual
     }
+
+    /// The password of `clientEncrypted.key`.
+    static let clientKeyPassword = "correct horse"
+    /// Every file the fixture keeps.
+    private static let kept = [
+        "ca.pem", "ca.der", "otherCA.pem", "leaf.pem", "expired.pem", "selfSigned.pem", "client.pem", "client.key",
+        "clientEncrypted.key", "otherClient.pem", "otherClient.key",
+    ]
 
     private let files: [String: Data]
     private let pins: [String: String]
@@ -47,7 +64,7 @@ final class TLSFixture: @unchecked Sendable {
         defer { try? FileManager.default.removeItem(at: directory) }
         try Self.makeCertificates(in: directory)
         var files: [String: Data] = [:]
-        for name in ["ca.pem", "ca.der", "otherCA.pem", "leaf.pem", "expired.pem", "selfSigned.pem"] {
+        for name in Self.kept {
             files[name] = try Data(contentsOf: directory.appendingPathComponent(name))
         }
         self.files = files
@@ -66,7 +83,8 @@ final class TLSFixture: @unchecked Sendable {
     }
 
     /// The bytes of a generated file (`ca.pem`, `ca.der`, `otherCA.pem`, `leaf.pem`, `expired.pem`,
-    /// `selfSigned.pem`).
+    /// `selfSigned.pem`, `client.pem`, `client.key`, `clientEncrypted.key`, `otherClient.pem`,
+    /// `otherClient.key`).
     func file(_ name: String) -> Data { files[name] ?? Data() }
 
     /// The SPKI SHA-256 pin (`sha256//...`) of `leaf.pem` or `selfSigned.pem`, computed by
@@ -76,6 +94,21 @@ final class TLSFixture: @unchecked Sendable {
     /// `https://<host>:<port>/json` of the server presenting `served`.
     func url(_ served: Served, host: String = "127.0.0.1") -> URL {
         URL(string: "https://\(host):\(ports[served] ?? 0)/json")!
+    }
+
+    /// Sends one GET for `url` through `transport` and waits for its result (15 s at most; `nil`
+    /// if it never came).
+    func fetch(_ url: URL, through transport: any Transport) -> Result<TransportResponse, TransportFailure>? {
+        let done = DispatchSemaphore(value: 0)
+        let box = Locked<Result<TransportResponse, TransportFailure>?>(nil)
+        let request = TransportRequest(
+            urlRequest: URLRequest(url: url), timeouts: Timeouts(total: 10), maximumResponseSize: 1 << 20)
+        let task = transport.execute(request) { result in
+            box.value = result
+            done.signal()
+        }
+        if done.wait(timeout: .now() + 15) == .timedOut { task.cancel() }
+        return box.value
     }
 
     private static func opensslPin(of file: URL) throws -> String {
@@ -106,16 +139,24 @@ final class TLSFixture: @unchecked Sendable {
             openssl req -x509 -new -key selfSigned.key -out selfSigned.pem -days 2 -subj "/CN=127.0.0.1" \
                 -addext subjectAltName=IP:127.0.0.1,DNS:localhost 2>/dev/null
             openssl x509 -in ca.pem -outform der -out ca.der
+            client() { key "$1.key"; openssl req -new -key "$1.key" -out "$1.csr" -subj "/CN=$2" 2>/dev/null
+                printf 'extendedKeyUsage=clientAuth\\n' > "$1.ext"
+                openssl x509 -req -in "$1.csr" -CA "$3.pem" -CAkey "$3.key" -CAcreateserial -out "$1.pem" \
+                    -days 2 -extfile "$1.ext" 2>/dev/null; }
+            client client "EndpointKit Client" ca
+            client otherClient "EndpointKit Other Client" otherCA
+            openssl pkey -in client.key -aes256 -passout 'pass:\(clientKeyPassword)' -out clientEncrypted.key
             """
         _ = try run("/bin/sh", "-c", script)
     }
 
     private static let serverScript = """
-        import http.server, json, ssl, sys, threading
+        import http.server, json, socket, ssl, sys, threading
         class Handler(http.server.BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
             def do_GET(self):
-                body = json.dumps({"ok": True}).encode()
+                subject = dict(part[0] for part in (self.connection.getpeercert() or {}).get("subject", ()))
+                body = json.dumps({"ok": True, "client": subject.get("commonName")}).encode()
                 self.send_response(200)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(body)))
@@ -123,13 +164,33 @@ final class TLSFixture: @unchecked Sendable {
                 self.wfile.write(body)
             def log_message(self, *args):
                 pass
+        class Server(http.server.ThreadingHTTPServer):
+            def finish_request(self, request, client_address):
+                try:
+                    request.do_handshake()
+                except OSError:
+                    # Like nginx's lingering close: the client reads the alert (e.g. "certificate
+                    # required" after a TLS 1.3 handshake) before the connection is reset.
+                    request.settimeout(5)
+                    try:
+                        while socket.socket.recv(request, 4096):
+                            pass
+                    except OSError:
+                        pass
+                    return
+                super().finish_request(request, client_address)
         ports = []
         for name in sys.argv[1:]:
-            server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+            server = Server(("127.0.0.1", 0), Handler)
             server.daemon_threads = True
             context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-            context.load_cert_chain(name + ".pem", name + ".key")
-            server.socket = context.wrap_socket(server.socket, server_side=True)
+            if name == "mutual":
+                context.load_cert_chain("leaf.pem", "leaf.key")
+                context.verify_mode = ssl.CERT_REQUIRED
+                context.load_verify_locations("ca.pem")
+            else:
+                context.load_cert_chain(name + ".pem", name + ".key")
+            server.socket = context.wrap_socket(server.socket, server_side=True, do_handshake_on_connect=False)
             threading.Thread(target=server.serve_forever, daemon=True).start()
             ports.append(str(server.server_address[1]))
         print(" ".join(ports), flush=True)
@@ -213,8 +274,10 @@ final class TLSFixture: @unchecked Sendable {
         return (process, input, text)
     }
 
+    /// Runs a program (an `openssl` script) and returns its output.
+    /// - Throws: `XCTSkip` if it fails: `openssl` is needed for TLS tests.
     @discardableResult
-    private static func run(_ executable: String, _ arguments: String...) throws -> String {
+    static func run(_ executable: String, _ arguments: String...) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments

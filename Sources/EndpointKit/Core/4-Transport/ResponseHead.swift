@@ -28,6 +28,10 @@ final class ResponseHead: @unchecked Sendable {
     private let lock = NSLock()
     /// Guarded by `lock`.
     private var made: HTTPURLResponse?
+    /// What the exchange took. Set at most once, by the transport that made the head, before it
+    /// hands the response on (a head is made when it arrives, the metrics are known at the end of
+    /// the body); read-only after that.
+    var metrics: TransferMetrics?
 
     /// A head for a response another stack has already made.
     init(_ response: HTTPURLResponse) {
@@ -62,6 +66,22 @@ final class ResponseHead: @unchecked Sendable {
             line.withUnsafeBytes { lines.append($0) }
         }
         self.init(url: url, statusCode: statusCode, httpVersion: httpVersion, lines: lines)
+    }
+
+    /// This head with other metrics: the same object when they are equal, a copy otherwise (a
+    /// head may be shared, e.g. by coalesced requests).
+    func replacingMetrics(_ metrics: TransferMetrics?) -> ResponseHead {
+        guard metrics != self.metrics else { return self }
+        let copy: ResponseHead
+        if let lines, let url,
+            let head = ResponseHead(url: url, statusCode: statusCode, httpVersion: httpVersion, lines: lines)
+        {
+            copy = head
+        } else {
+            copy = ResponseHead(response)
+        }
+        copy.metrics = metrics
+        return copy
     }
 
     private static let placeholders = Locked<[Int: HTTPURLResponse]>([:])

@@ -116,13 +116,20 @@ public struct TransportResponse: Sendable {
     /// first time it is read, not for every response.
     public var response: HTTPURLResponse {
         get { head.response }
-        set { head = ResponseHead(newValue) }
+        set { head = ResponseHead(newValue).replacingMetrics(head.metrics) }
     }
     /// The body, when it was kept in memory (empty when it went to ``fileURL``).
     public var data: Data
     /// The file holding the whole body, when the request had a ``TransportRequest/download``
     /// target and the response was 2xx.
     public var fileURL: URL?
+    /// What the exchange took (phases, body bytes, connection), when the transport measured it;
+    /// `nil` by default. Kept with the response head, so that copies of a response cost nothing
+    /// more for it.
+    public var metrics: TransferMetrics? {
+        get { head.metrics }
+        set { head = head.replacingMetrics(newValue) }
+    }
     /// Status and header fields, read without making the `HTTPURLResponse`.
     var head: ResponseHead
 

@@ -21,6 +21,10 @@ public struct ResponseMetadata: Sendable {
     public internal(set) var envelope: EnvelopeInfo?
     /// Where the response came from: the network, the cache, or the cache after a `304`.
     public internal(set) var source: ResponseSource = .network
+    /// What the exchange took on the network (phases, body bytes, connection reuse, HTTP
+    /// version, server address), when the transport measured it; `nil` for a response from the
+    /// cache or a transport that reports none. A revalidated response has the metrics of the `304`.
+    public var metrics: TransferMetrics? { head.metrics }
     /// Status and header fields, read without making the `HTTPURLResponse`.
     let head: ResponseHead
 

@@ -66,8 +66,9 @@ final class CacheStage: RequestStage {
         guard case .success(let response) = outcome, response.head.statusCode == 304 else { return }
         let (caching, entry) = state.withLock { ($0.caching, $0.entry) }
         guard let caching, let entry,
-            let refreshed = caching.refresh(entry, with: response.response).transportResponse()
+            var refreshed = caching.refresh(entry, with: response.response).transportResponse()
         else { return }
+        refreshed.metrics = response.metrics
         outcome = .success(refreshed)
         source = .revalidated
     }

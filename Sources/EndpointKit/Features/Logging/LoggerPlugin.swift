@@ -9,7 +9,8 @@ import FoundationNetworking
 /// `Authorization`, `Cookie`, `Set-Cookie` and `Proxy-Authorization` values, and the values of
 /// secret query parameters, form fields and JSON keys, never reach a log line: everything goes
 /// through a ``Redactor`` (the same rules as recorded test fixtures). Bodies are cut at
-/// ``bodyLimit`` bytes.
+/// ``bodyLimit`` bytes. At ``Level/debug`` each response also gets a line with its
+/// ``TransferMetrics`` (phases, bytes, connection reuse, HTTP version, server address).
 ///
 /// ```swift
 /// $0.plugins = [LoggerPlugin(level: .debug, redactor: .default.adding(parameterNames: ["session"]))]
@@ -75,6 +76,7 @@ public struct LoggerPlugin: APIPlugin {
         case .success(let received):
             var lines = ["← \(label(context)) HTTP \(received.head.statusCode), \(received.data.count) bytes"]
             if level >= .debug {
+                if let metrics = received.metrics { lines.append("  metrics: \(metrics)") }
                 let headers = received.head.headerFields.map {
                     ($0.name, redactor.redactHeader($0.name, value: $0.value))
                 }

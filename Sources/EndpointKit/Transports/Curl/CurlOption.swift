@@ -47,6 +47,12 @@ enum CurlOption {
     static let pinnedPublicKey = pointer + 230
     static let pipeWait = long + 237
     static let caInfoBlob = blob + 309
+    // Client certificates (CurlClientCertificate).
+    static let keyPassword = pointer + 26
+    static let sslCertType = pointer + 86
+    static let sslKeyType = pointer + 88
+    static let sslCertBlob = blob + 291
+    static let sslKeyBlob = blob + 292
 
     /// The names libcurl knows these options by, for the number check.
     static let names: [(String, Int32)] = [
@@ -62,6 +68,8 @@ enum CurlOption {
         ("CONNECTTIMEOUT_MS", connectTimeoutMilliseconds), ("COPYPOSTFIELDS", copyPostFields),
         ("PROTOCOLS", protocols), ("REDIR_PROTOCOLS", redirectProtocols), ("XFERINFOFUNCTION", progressFunction),
         ("PINNEDPUBLICKEY", pinnedPublicKey), ("PIPEWAIT", pipeWait), ("CAINFO_BLOB", caInfoBlob),
+        ("KEYPASSWD", keyPassword), ("SSLCERTTYPE", sslCertType), ("SSLKEYTYPE", sslKeyType),
+        ("SSLCERT_BLOB", sslCertBlob), ("SSLKEY_BLOB", sslKeyBlob),
     ]
 
     /// The options whose number differs from the loaded libcurl's own table, or `nil` when libcurl

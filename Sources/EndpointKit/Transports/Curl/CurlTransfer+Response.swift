@@ -115,6 +115,7 @@ extension CurlTransfer {
         do throws(TransportFailure) {
             let response = try finalResponse()
             let body = try writer.finish()
+            response.metrics = metrics()
             return .finish(.success(TransportResponse(head: response, data: body.data, fileURL: body.fileURL)))
         } catch {
             return .finish(.failure(error))
@@ -167,12 +168,7 @@ extension CurlTransfer {
     private func httpVersion() -> String {
         var version = 0
         _ = ek_curl_easy_getinfo_long(easy, CurlOption.Info.httpVersion, &version)
-        switch version {
-        case 1: return "HTTP/1.0"
-        case 3: return "HTTP/2"
-        case 30: return "HTTP/3"
-        default: return "HTTP/1.1"
-        }
+        return Self.httpVersionName(version)
     }
 }
 #endif

@@ -43,6 +43,9 @@ extension CurlTransfer {
         if url?.scheme?.caseInsensitiveEquals("https") == true {
             options.set(CurlOption.pipeWait, 1)
             if options.failure == 0 { options.failure = settings.trust.apply(to: easy) }
+            if options.failure == 0, let identity = settings.clientCertificates.value(forHost: url?.host) {
+                options.failure = identity.apply(to: easy)
+            }
         }
         guard options.failure == 0 else {
             return TransportFailure(

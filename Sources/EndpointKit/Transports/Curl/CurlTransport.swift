@@ -41,6 +41,14 @@ public final class CurlTransport: Transport {
         /// matching cookies on every hop.
         /// `HTTPCookieStorage.shared` by default (shared with URLSession); `nil` for none.
         public var cookieStorage: HTTPCookieStorage?
+        /// The certificate presented to `https` servers that ask for one (mutual TLS), unless
+        /// ``clientCertificatesByHost`` has one for the host; `nil` (the default) for none. It is
+        /// shown to every server that asks: when the client talks to several, prefer
+        /// ``clientCertificatesByHost``.
+        public var clientCertificate: ClientCertificate?
+        /// Certificates presented to particular hosts, by host name as in the URL
+        /// (case-insensitive), instead of ``clientCertificate``. Empty by default.
+        public var clientCertificatesByHost: [String: ClientCertificate] = [:]
 
         /// Creates a configuration.
         /// - Parameter serverTrustPolicy: How certificates are checked; ``ServerTrustPolicy/system``
@@ -55,6 +63,8 @@ public final class CurlTransport: Transport {
     struct Settings: Sendable {
         let trust: CurlTrustOptions
         let cookieStorage: HTTPCookieStorage?
+        /// The client certificates, checked.
+        let clientCertificates: HostSelection<CurlClientCertificate>
         /// Header lines added when the request lacks that header (name lowercased, line).
         let defaultHeaders: [(name: String, line: String)]
     }
@@ -66,13 +76,18 @@ public final class CurlTransport: Transport {
 
     /// Creates a transport with its own event-loop thread and connection pool.
     /// - Throws: ``TransportConfigurationError/libraryUnavailable(_:)`` if libcurl cannot be loaded
-    ///   or cannot enforce the trust policy.
+    ///   or cannot enforce the trust policy;
+    ///   ``TransportConfigurationError/unusableClientCertificate(_:_:)`` if libcurl cannot use a
+    ///   client certificate (a wrong password, a key it cannot read).
     public init(configuration: Configuration = Configuration()) throws(TransportConfigurationError) {
         try CurlLibrary.load()
         self.configuration = configuration
         settings = Settings(
             trust: try CurlTrustOptions(configuration.serverTrustPolicy),
             cookieStorage: configuration.cookieStorage,
+            clientCertificates: try HostSelection(
+                fallback: configuration.clientCertificate, byHost: configuration.clientCertificatesByHost
+            ).map(CurlClientCertificate.init),
             defaultHeaders: Self.defaultHeaders(userAgent: configuration.userAgent))
         loop = try CurlEventLoop()
     }

@@ -28,6 +28,9 @@ extension TransportFailure {
     static func reason(for error: CurlError) -> Reason {
         // 56 is a receive error, but also a response head over libcurl's total limit (300 KB).
         if error.code == 56, error.detail.lowercased().contains("too large response headers") { return .badResponse }
+        // A TLS alert from the server after the handshake: TLS 1.3 servers refuse a missing or
+        // untrusted client certificate this way, at the client's first read.
+        if error.code == 55 || error.code == 56, error.detail.lowercased().contains(" alert ") { return .tls }
         return reason(forCurlCode: error.code)
     }
 
@@ -59,6 +62,9 @@ extension TransportFailure {
         case 77: named = "the trusted certificates could not be read"
         case 58: named = "the client certificate could not be used"
         case 91: named = "the server's certificate status is invalid"
+        case 55, 56:
+            named =
+                "the server ended the TLS session (with mutual TLS: no client certificate, or one it does not accept)"
         default: named = "the TLS handshake failed"
         }
         return "\(named): \(error)"

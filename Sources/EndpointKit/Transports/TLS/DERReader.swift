@@ -10,7 +10,7 @@ struct DERReader {
         let whole: Range<Int>
     }
 
-    private let bytes: [UInt8]
+    let bytes: [UInt8]
 
     init(_ data: Data) { bytes = [UInt8](data) }
 

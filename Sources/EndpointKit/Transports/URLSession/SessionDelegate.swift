@@ -10,9 +10,12 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
     private let transfers = Locked([Int: SessionTransfer]())
     /// Applied to server-trust challenges (Apple platforms only; Linux never presents them).
     private let trustPolicy: ServerTrustPolicy
+    /// Presented in client-certificate challenges (Apple platforms only; always `nil` on Linux).
+    private let clientCredential: URLCredential?
 
-    init(trustPolicy: ServerTrustPolicy = .system) {
+    init(trustPolicy: ServerTrustPolicy = .system, clientCredential: URLCredential? = nil) {
         self.trustPolicy = trustPolicy
+        self.clientCredential = clientCredential
     }
 
     var activeCount: Int { transfers.withLock { $0.count } }
@@ -25,7 +28,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         transfers.withLock { _ = $0.removeValue(forKey: identifier) }
     }
 
-    private func transfer(for task: URLSessionTask) -> SessionTransfer? {
+    func transfer(for task: URLSessionTask) -> SessionTransfer? {
         transfers.withLock { $0[task.taskIdentifier] }
     }
 
@@ -90,6 +93,12 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
                 return
             }
             completionHandler(.useCredential, URLCredential(trust: trust))
+            return
+        }
+        if challenge.protectionSpace.authenticationMethod == NSURLAuthenticationMethodClientCertificate,
+            let clientCredential
+        {
+            completionHandler(.useCredential, clientCredential)
             return
         }
         #endif

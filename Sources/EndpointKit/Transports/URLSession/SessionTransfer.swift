@@ -26,6 +26,7 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
         var task: URLSessionTask?
         var unregister: (@Sendable () -> Void)?
         var followUp: URLRequest?
+        var clock = SessionMetricsClock()
     }
 
     private let url: URL?
@@ -107,6 +108,7 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
             guard !state.isFinished else { return false }
             state.task = task
             state.unregister = unregister
+            state.clock.exchangeStarted()
             return true
         }
     }
@@ -124,6 +126,7 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
                 return .failure(error)
             }
             state.response = http
+            state.clock.responseStarted()
             state.progress.bytesReceived = state.writer.received
             state.progress.totalBytesToReceive = state.writer.expectedTotal
             return .success(state.progress)
@@ -177,6 +180,7 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
         }
         switch redirectPolicy.decide(original: original, status: status, proposed: proposed, count: count) {
         case .follow(let next):
+            state.withLock { $0.clock.exchangeStarted() }
             #if canImport(FoundationNetworking)
             // FoundationNetworking drops the body of a redirected 307/308: stop, and resend it
             // ourselves once the redirect response is complete.
@@ -189,6 +193,11 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
         case .stop: return (nil, nil)
         case .fail(let reason, let message): return (nil, TransportFailure(reason, message: message))
         }
+    }
+
+    /// Keeps the metrics URLSession delivered for the current task (Apple platforms).
+    func didCollect(_ metrics: TransferMetrics) {
+        state.withLock { $0.clock.collected = metrics }
     }
 
     /// Records that an authentication challenge was refused, so the `cancelled` error that follows
@@ -229,7 +238,9 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
         }
         switch body {
         case .success(let body):
-            finish(.success(TransportResponse(response: response, data: body.data, fileURL: body.fileURL)))
+            let head = ResponseHead(response)
+            head.metrics = state.withLock { $0.clock.metrics(redirectCount: $0.redirects) }
+            finish(.success(TransportResponse(head: head, data: body.data, fileURL: body.fileURL)))
         case .failure(let error):
             finish(.failure(error))
         }

@@ -50,11 +50,51 @@ public final class URLSessionTransport: Transport {
         self.init(configuration: configuration, checkedTrustPolicy: serverTrustPolicy)
     }
 
-    private init(configuration: URLSessionConfiguration, checkedTrustPolicy: ServerTrustPolicy) {
+    /// Creates a transport that presents `clientCertificate` to servers that ask for one (mutual
+    /// TLS), in the session's client-certificate challenge.
+    ///
+    /// Apple platforms only, with a certificate made from a `SecIdentity`
+    /// (``ClientCertificate/init(identity:intermediates:)``); this path is not exercised by the
+    /// project's CI, which runs on Linux. URLSession on Linux presents no client certificate: use
+    /// ``CurlTransport``, which takes PEM files.
+    ///
+    /// ```swift
+    /// let transport = try URLSessionTransport(clientCertificate: ClientCertificate(identity: identity))
+    /// ```
+    /// - Parameters:
+    ///   - configuration: The session configuration; `.default` by default.
+    ///   - serverTrustPolicy: How servers' certificates are checked; ``ServerTrustPolicy/system`` by
+    ///     default.
+    ///   - clientCertificate: The identity presented.
+    /// - Throws: ``TransportConfigurationError/unusableClientCertificate(_:_:)`` on Linux, or for a
+    ///   certificate made from PEM text.
+    public convenience init(
+        configuration: URLSessionConfiguration = .default, serverTrustPolicy: ServerTrustPolicy = .system,
+        clientCertificate: ClientCertificate
+    ) throws(TransportConfigurationError) {
+        #if canImport(FoundationNetworking)
+        throw .unusableClientCertificate(
+            .unsupportedByTransport,
+            "URLSession on Linux cannot present a client certificate (\(clientCertificate)); use CurlTransport")
+        #else
+        guard let credential = clientCertificate.credential else {
+            throw .unusableClientCertificate(
+                .unsupportedByTransport,
+                "URLSession presents a SecIdentity, not PEM text (\(clientCertificate)); use CurlTransport")
+        }
+        self.init(
+            configuration: configuration, checkedTrustPolicy: serverTrustPolicy, clientCredential: credential)
+        #endif
+    }
+
+    private init(
+        configuration: URLSessionConfiguration, checkedTrustPolicy: ServerTrustPolicy,
+        clientCredential: URLCredential? = nil
+    ) {
         let configuration = configuration.copy() as? URLSessionConfiguration ?? configuration
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        let delegate = SessionDelegate(trustPolicy: checkedTrustPolicy)
+        let delegate = SessionDelegate(trustPolicy: checkedTrustPolicy, clientCredential: clientCredential)
         let queue = OperationQueue()
         queue.name = "EndpointKit.URLSessionTransport"
         queue.maxConcurrentOperationCount = 1

@@ -1,0 +1,1 @@
+../../../Sources/CCurlShim/include/CCurlShimTLSSetup.h
