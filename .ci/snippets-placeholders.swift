@@ -154,3 +154,37 @@ public typealias Toast = PlaceholderToast
     public let formView = PlaceholderView()
     public init() {}
 }
+
+// MARK: - UIKit, where there is none (Linux): just enough for the examples' view controllers
+
+#if canImport(UIKit)
+@_exported import UIKit
+#else
+@MainActor open class UIView {
+    public var isHidden = false
+    public init() {}
+}
+
+@MainActor public final class UITableView: UIView {
+    public func reloadData() {}
+}
+
+@MainActor public final class UIRefreshControl: UIView {
+    public func endRefreshing() {}
+}
+
+@MainActor public final class UILabel: UIView {
+    public var text: String?
+}
+
+@MainActor open class UIViewController {
+    public let view = UIView()
+    public init() {}
+    open func viewDidLoad() {}
+}
+
+public struct UIImage: Sendable {
+    public init?(named name: String) {}
+    public func jpegData(compressionQuality: Double) -> Data? { Data() }
+}
+#endif
