@@ -125,16 +125,16 @@ public func showToast(_ text: String) {}
     public func endRefreshing() {}
 }
 
-@MainActor public let banner = PlaceholderView()
+@MainActor public let banner = UIView()
 @MainActor public let bar = PlaceholderView()
-@MainActor public let window = PlaceholderView()
+@MainActor public let window = UIView()
 
 /// A loading indicator in the style of MBProgressHUD / SVProgressHUD.
 @MainActor public final class PlaceholderHUD {
     public init() {}
     public func show() {}
     public func hide() {}
-    public static func show(_ text: String?, in view: PlaceholderView? = nil) {}
+    public static func show(_ text: String?, in view: UIView? = nil) {}
     public static func hide() {}
 }
 public typealias HUD = PlaceholderHUD
@@ -151,7 +151,7 @@ public typealias Toast = PlaceholderToast
     public let tableView = PlaceholderView()
     public let refreshControl = PlaceholderView()
     public let footer = PlaceholderView()
-    public let formView = PlaceholderView()
+    public let formView = UIView()
     public init() {}
 }
 
