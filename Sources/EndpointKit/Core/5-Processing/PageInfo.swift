@@ -16,7 +16,7 @@
 /// | `totalPages`, `pages` (`requestMaxPage`) | ``totalPages`` |
 /// | `nextCursor`, `cursor`, `next` | ``nextCursor`` |
 ///
-/// `.statusResult()` reads it from `page`; read it yourself with ``PagedRequest/pageInfo(in:)``:
+/// `.statusResult()` reads it from `page`; a paged endpoint can build one in its own `pageInfo(in:)`:
 ///
 /// ```swift
 /// // {"status":200,"page":{"totalRows":95,"hasMore":true,"pageNo":"2"},"result":[...]}

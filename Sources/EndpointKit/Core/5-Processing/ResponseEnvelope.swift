@@ -95,7 +95,7 @@ extension ResponseEnvelope where Self == KeyPathEnvelope {
     /// - Success when `status` is one of `success` (`200` by default); the payload is `result`.
     /// - On failure ``ServerFailure/code`` is `errCode` (`status` when the body has no `errCode`)
     ///   and ``ServerFailure/message`` is `errMsg`.
-    /// - `page` becomes ``EnvelopeInfo/page`` (a ``PageInfo``), which a ``Paginator`` reads.
+    /// - `page` becomes ``EnvelopeInfo/page`` (a ``PageInfo``), which paging reads.
     ///
     /// ```swift
     /// $0.envelope = .statusResult()
