@@ -25,7 +25,7 @@ final class EnvelopeTests: XCTestCase {
 
     func testThatErrorIDResultShapeDecodesPayloadOnSuccess() throws {
         let json = #"{"Error":{"ID":0,"Message":null},"Result":[{"id":1,"name":"a"},{"id":2,"name":"b"}]}"#
-        let context = makeContext(json, envelope: .errorIDResult)
+        let context = makeContext(json, envelope: .errorIDResult())
         XCTAssertEqual(try Items().decode(context), [Item(id: 1, name: "a"), Item(id: 2, name: "b")])
         XCTAssertEqual(context.envelopeInfo?.status, 0)
         XCTAssertEqual(context.envelopeInfo?.isSuccess, true)
@@ -33,7 +33,7 @@ final class EnvelopeTests: XCTestCase {
 
     func testThatErrorIDResultShapeReportsBusinessFailure() {
         let json = #"{"Error":{"ID":17,"Message":"Token expired"},"Result":null}"#
-        XCTAssertThrowsError(try Items().decode(makeContext(json, envelope: .errorIDResult))) {
+        XCTAssertThrowsError(try Items().decode(makeContext(json, envelope: .errorIDResult()))) {
             XCTAssertEqual($0 as? BusinessFailure, BusinessFailure(code: 17, message: "Token expired"))
         }
     }
@@ -69,7 +69,7 @@ final class EnvelopeTests: XCTestCase {
     }
 
     func testThatMissingStatusIsADecodingErrorNotSuccess() {
-        XCTAssertThrowsError(try Items().decode(makeContext(#"{"Result":[]}"#, envelope: .errorIDResult))) {
+        XCTAssertThrowsError(try Items().decode(makeContext(#"{"Result":[]}"#, envelope: .errorIDResult()))) {
             XCTAssertTrue($0 is DecodingError, "\($0)")
         }
     }
@@ -104,8 +104,8 @@ final class EnvelopeTests: XCTestCase {
             typealias Response = String
             var path: RequestPath { "/text" }
         }
-        XCTAssertEqual(try Raw().decode(makeContext("abc", envelope: .errorIDResult)), Data("abc".utf8))
-        XCTAssertEqual(try Text().decode(makeContext("héllo", envelope: .errorIDResult)), "héllo")
+        XCTAssertEqual(try Raw().decode(makeContext("abc", envelope: .errorIDResult())), Data("abc".utf8))
+        XCTAssertEqual(try Text().decode(makeContext("héllo", envelope: .errorIDResult())), "héllo")
         let invalid = DecodingContext(
             data: Data([0xFF, 0xFE]), response: makeHTTPResponse(),
             request: URLRequest(url: URL(string: "http://x.test")!),

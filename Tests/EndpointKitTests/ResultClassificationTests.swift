@@ -20,7 +20,7 @@ final class ResultClassificationTests: LoopbackTestCase {
 
     func testThatAnEnvelopeBusinessFailureIsAServerFailureWithCodeAndMessage() throws {
         server.route("/items") { _ in .json(string: #"{"Error":{"ID":42,"Message":"Session expired"},"Result":null}"#) }
-        let result = try XCTUnwrap(sendAndWait(GetItems(envelope: .errorIDResult)))
+        let result = try XCTUnwrap(sendAndWait(GetItems(envelope: .errorIDResult())))
         let failure = try XCTUnwrap(result.serverFailure)
         XCTAssertEqual(failure.kind, .businessStatus)
         XCTAssertEqual(failure.statusCode, 200)

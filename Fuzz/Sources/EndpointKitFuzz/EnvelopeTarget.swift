@@ -18,7 +18,7 @@ enum EnvelopeTarget {
     static let response = HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: [:])!
     static let request = URLRequest(url: url)
     static let presets: [KeyPathEnvelope] = [
-        .statusResult(), .errorIDResult, .statusData(), .statusData(success: [0, "ok", true]),
+        .statusResult(), .errorIDResult(), .statusData(), .statusData(success: [0, "ok", true]),
         KeyPathEnvelope(status: "code", success: [0], message: "msg", payload: "data.items", page: "data.page"),
         KeyPathEnvelope(status: "meta.ok", success: [true], code: "meta.code", payload: ""),
     ]

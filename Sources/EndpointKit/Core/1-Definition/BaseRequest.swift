@@ -6,13 +6,25 @@ import FoundationNetworking
 
 /// A base class for endpoints written as subclasses, in the style of YTKNetwork's `YTKRequest`.
 ///
-/// Override what differs from the defaults; only ``path`` is needed for a `GET`:
+/// Override what differs from the defaults; only ``path`` is needed for a `GET`. Initializers
+/// are `nonisolated`, like ``init()``, so a request can be made anywhere:
 ///
 /// ```swift
 /// final class UserRequest: BaseRequest<User> {
 ///     let userID: Int
-///     init(userID: Int) { self.userID = userID }
+///     nonisolated init(userID: Int) { self.userID = userID }
 ///     override var path: RequestPath { "/users/\(userID)" }
+/// }
+///
+/// final class UpdateAvatar: BaseRequest<Empty> {
+///     nonisolated override init() {}                      // a subclass without parameters
+///     override var baseURL: URL? { URL(string: "https://upload.example.com") }
+///     override var method: HTTPMethod { .post }
+///     override var path: RequestPath { "/me/avatar" }
+///     override var parameters: RequestParameters { .form(["size": "large"]) }
+///     override var headers: HTTPHeaders { ["X-Client": "ios"] }
+///     override var idleTimeout: TimeInterval? { 120 }     // YTK's requestTimeoutInterval
+///     override var tag: String? { "profile" }
 /// }
 ///
 /// let request = UserRequest(userID: 7)

@@ -34,7 +34,8 @@ public struct RequestParameters: Sendable, ExpressibleByDictionaryLiteral {
         self.init(methodDependent: QueryItems(items))
     }
 
-    /// No parameters.
+    /// No parameters: no query items and no body (the default of every endpoint). A property, like
+    /// `Optional.none`, so it is written without parentheses: `var parameters: RequestParameters { .none }`.
     public static var none: RequestParameters { RequestParameters(query: QueryItems()) }
 
     /// Query-string parameters, whatever the method.
@@ -79,7 +80,14 @@ public struct RequestParameters: Sendable, ExpressibleByDictionaryLiteral {
     /// Any body.
     public static func body(_ body: RequestBody) -> RequestParameters { RequestParameters(body: body) }
 
-    /// These parameters with `items` appended to the query string.
+    /// These parameters with `items` appended to the query string, whatever the body is: a JSON or
+    /// form body stays the body and the items go into the URL.
+    ///
+    /// ```swift
+    /// var parameters: RequestParameters { .json(order).appendingQuery(["dryRun": true]) }
+    /// // POST /orders?dryRun=true  with  {"item":"tea","count":2}
+    /// var parameters: RequestParameters { .form(["name": "Ada"]).appendingQuery(["v": 2]) }
+    /// ```
     public func appendingQuery(_ items: QueryItems) -> RequestParameters {
         var copy = self
         copy.query.append(contentsOf: items)

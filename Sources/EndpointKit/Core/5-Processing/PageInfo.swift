@@ -4,6 +4,26 @@
 /// Common spellings are accepted and numbers may arrive as strings: `totalRows`/`total`/
 /// `totalCount`, `hasMore`/`has_more`, `page`/`pageNum`/`currentPage`, `pageSize`/`size`,
 /// `totalPages`/`pages`, `nextCursor`/`cursor`/`next`.
+///
+/// Older code's names, and where they land:
+///
+/// | Server field (or older property) | `PageInfo` |
+/// |---|---|
+/// | `totalRows`, `total`, `totalCount`, `total_count` | ``totalCount`` |
+/// | `hasMore`, `has_more`, `hasNext` (`true`, `1`, `"true"`) | ``hasMore`` |
+/// | `page`, `pageNo`, `currentPage` (`requestCurrentPage`) | ``page`` |
+/// | `pageSize`, `size`, `per_page` | ``pageSize`` |
+/// | `totalPages`, `pages` (`requestMaxPage`) | ``totalPages`` |
+/// | `nextCursor`, `cursor`, `next` | ``nextCursor`` |
+///
+/// `.statusResult()` reads it from `page`; a paged endpoint can build one in its own `pageInfo(in:)`:
+///
+/// ```swift
+/// // {"status":200,"page":{"totalRows":95,"hasMore":true,"pageNo":"2"},"result":[...]}
+/// if let page = metadata.envelope?.page {
+///     print(page.totalCount ?? 0, page.hasMore ?? false, page.page ?? 1)   // 95 true 2
+/// }
+/// ```
 public struct PageInfo: Sendable, Hashable, Decodable {
     /// The total number of items, if known.
     public var totalCount: Int?

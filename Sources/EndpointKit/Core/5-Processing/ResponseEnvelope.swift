@@ -49,22 +49,59 @@ extension ResponseEnvelope where Self == NoEnvelope {
 }
 
 extension ResponseEnvelope where Self == KeyPathEnvelope {
-    /// `{"Error":{"ID":0,"Message":null},"Result":{...}}`: success when `Error.ID` is `0`.
+    /// The preset without parentheses, from before the presets were made alike.
+    @available(*, deprecated, renamed: "errorIDResult()", message: "write .errorIDResult(), like the other presets")
     public static var errorIDResult: KeyPathEnvelope { .errorIDResult() }
 
-    /// `{"Error":{"ID":0,"Message":null},"Result":{...}}` with other success values.
+    /// `{"Error":{"ID":0,"Message":"..."},"Result":{...}}`, the APIClient / APIResult shape.
+    ///
+    /// - `Error.ID` is the business status: the body is a success when it is one of `success`
+    ///   (`0` by default) and the payload is `Result`. On failure ``ServerFailure/code`` is
+    ///   `Error.ID` and ``ServerFailure/message`` is `Error.Message`.
+    /// - No paging information is read; `Result` holds whatever the payload is.
+    ///
+    /// ```swift
+    /// let client = APIClient(baseURL: URL(string: "https://api.example.com")) {
+    ///     $0.envelope = .errorIDResult()                 // success when Error.ID == 0
+    /// }
+    /// // {"Error":{"ID":17,"Message":"Session expired"},"Result":null}
+    /// //   -> .serverFailure: kind .businessStatus, code 17, message "Session expired"
+    /// ```
+    ///
+    /// Every preset is a function, so it can take other success values:
+    /// `.errorIDResult(success: [0, 200])`.
     public static func errorIDResult(success: [EnvelopeScalar] = [0]) -> KeyPathEnvelope {
         KeyPathEnvelope(status: "Error.ID", success: success, message: "Error.Message", payload: "Result")
     }
 
-    /// `{"status":500,"data":...}`: success when `status` is one of `success` (`500` by default,
-    /// as in the backend it was written for); on failure a string `data` is the message.
+    /// `{"status":500,"data":...}`: success when `status` is one of `success`.
+    ///
+    /// - The default success status is `500`, as in the backend this shape comes from (its
+    ///   `500` meant "done"); pass `success: [200]` or `[0]` if yours says success otherwise.
+    /// - On success the payload is `data`. On failure ``ServerFailure/code`` is `status`, and a
+    ///   `data` that is a string is ``ServerFailure/message`` (this shape has no message field).
+    ///
+    /// ```swift
+    /// $0.envelope = .statusData()                      // {"status":500,"data":{...}} is success
+    /// $0.envelope = .statusData(success: [200])        // a backend whose success is 200
+    /// // {"status":403,"data":"Not your album"} -> code 403, message "Not your album"
+    /// ```
     public static func statusData(success: [EnvelopeScalar] = [500]) -> KeyPathEnvelope {
         KeyPathEnvelope(status: "status", success: success, payload: "data", payloadStringIsFailureMessage: true)
     }
 
-    /// `{"status":200,"errCode":"..","errMsg":"..","page":{...},"result":[...]}`: success when
-    /// `status` is `200`; `errCode` is the business code and `errMsg` the message.
+    /// `{"status":200,"errCode":"..","errMsg":"..","page":{...},"result":[...]}`.
+    ///
+    /// - Success when `status` is one of `success` (`200` by default); the payload is `result`.
+    /// - On failure ``ServerFailure/code`` is `errCode` (`status` when the body has no `errCode`)
+    ///   and ``ServerFailure/message`` is `errMsg`.
+    /// - `page` becomes ``EnvelopeInfo/page`` (a ``PageInfo``), which paging reads.
+    ///
+    /// ```swift
+    /// $0.envelope = .statusResult()
+    /// // {"status":400,"errCode":"E_AUTH","errMsg":"Please sign in","result":null}
+    /// //   -> .serverFailure: code "E_AUTH", message "Please sign in"
+    /// ```
     public static func statusResult(success: [EnvelopeScalar] = [200]) -> KeyPathEnvelope {
         KeyPathEnvelope(
             status: "status", success: success, code: "errCode", message: "errMsg", payload: "result", page: "page")

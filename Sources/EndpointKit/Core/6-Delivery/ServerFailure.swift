@@ -6,6 +6,17 @@ import Foundation
 /// ``ResponseValidation/acceptableStatusCodes``), or the response envelope carried a business
 /// status that is not success (`{"Error":{"ID":17,"Message":"expired"}}`). The raw body is always
 /// kept, and ``decodeBody(as:decoder:)`` turns it into a typed error payload.
+///
+/// ```swift
+/// if case .serverFailure(let failure) = await client.send(GetUser(id: 7)) {
+///     switch failure.kind {
+///     case .httpStatus: print("HTTP", failure.statusCode)           // 401, 404, 500...
+///     case .businessStatus: print("refused:", failure.code ?? "-")  // HTTP 200, envelope said no
+///     }
+///     if failure.code == 7 || failure.code == "E_AUTH" { signIn() }
+///     showToast(failure.message ?? "Something went wrong")
+/// }
+/// ```
 public struct ServerFailure: Error, Sendable, CustomStringConvertible {
     /// Why the answer counts as a failure.
     public enum Kind: Sendable, Hashable {
@@ -15,14 +26,22 @@ public struct ServerFailure: Error, Sendable, CustomStringConvertible {
         case businessStatus
     }
 
-    /// Why the answer counts as a failure.
+    /// Why the answer counts as a failure: ``Kind/httpStatus`` or ``Kind/businessStatus``.
     public let kind: Kind
     /// The HTTP status code.
     public var statusCode: Int { metadata.statusCode }
-    /// The business status or error code from the envelope (`Error.ID`, `status`, `errCode`), if any.
+    /// The business status or error code from the envelope, if any: `Error.ID` for
+    /// `.errorIDResult()`, `status` for `.statusData()`, `errCode` (else `status`) for
+    /// `.statusResult()`, the `code:` key path of a ``KeyPathEnvelope``.
+    ///
+    /// An ``EnvelopeScalar``, since backends send `7`, `"7"` or `"E_AUTH"`: compare it with a
+    /// literal (`failure.code == 7`, `failure.code == "E_AUTH"`), or with
+    /// ``EnvelopeScalar/matches(_:)`` to accept `7` and `"7"` alike. An HTTP failure whose body
+    /// has the envelope's shape carries the envelope's code too.
     public let code: EnvelopeScalar?
-    /// The human-readable message from the envelope (`Error.Message`, `errMsg`, a string `data`),
-    /// if any.
+    /// The human-readable message from the envelope, if any: `Error.Message` for
+    /// `.errorIDResult()`, a `data` that is a string for `.statusData()`, `errMsg` for
+    /// `.statusResult()`, the `message:` key path of a ``KeyPathEnvelope``.
     public let message: String?
     /// Status, headers, raw body and timing of the response.
     public let metadata: ResponseMetadata

@@ -9,6 +9,14 @@ import Foundation
 ///     | openssl dgst -sha256 -binary | base64
 /// ```
 /// Pinning a key rather than a certificate survives certificate renewals that keep the key.
+///
+/// Pins written in code or read at run time (a remote configuration) are parsed the same way;
+/// bad text throws rather than pinning nothing:
+///
+/// ```swift
+/// let pin = try PublicKeyPin("sha256//7HIpactkIAq2Y49orFOOQKurWxmmSFZhBCoQYcRhJ3Y=")
+/// let fromConfig = try remoteConfig.pins.map { try PublicKeyPin($0) }
+/// ```
 public struct PublicKeyPin: Sendable, Hashable, CustomStringConvertible {
     /// The 32-byte SHA-256 hash of the DER `subjectPublicKeyInfo`.
     public let sha256: Data
