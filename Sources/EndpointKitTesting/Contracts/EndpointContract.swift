@@ -17,7 +17,7 @@ import FoundationNetworking
 /// // Swift Testing: expectEndpoint(CreateUser(name: "Ada"), matches: contract, baseURL: base)
 /// ```
 ///
-/// The request is built with ``APIClient/urlRequest(for:)``, exactly as it would be sent, and
+/// The request is built with ``/EndpointKit/APIClient/urlRequest(for:)``, exactly as it would be sent, and
 /// nothing is sent. Comparisons are semantic: query parameters and form fields are compared
 /// percent-decoded and in any order (unless ``ParameterOrder/exact``), header names
 /// case-insensitively, JSON bodies as values (key order, spacing and `1` versus `1.0` do not

@@ -5,7 +5,7 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// A ``Transport`` that records real exchanges into fixture files once, then replays them with no
+/// A ``/EndpointKit/Transport`` that records real exchanges into fixture files once, then replays them with no
 /// network.
 ///
 /// ```swift
@@ -15,12 +15,12 @@ import FoundationNetworking
 ///
 /// Run the test once with `ENDPOINTKIT_RECORD=1` in the environment: every request goes to the
 /// `upstream` transport and each answer is written to `directory` as one JSON file
-/// (``fixtureURL(for:)``), with secrets replaced by the ``Redactor``. Commit the files; every
+/// (``fixtureURL(for:)``), with secrets replaced by the ``/EndpointKit/Redactor``. Commit the files; every
 /// later run replays them and never touches the network.
 ///
-/// - In replay mode a request without a fixture fails with ``TransportFailure/Reason/other`` whose
+/// - In replay mode a request without a fixture fails with ``/EndpointKit/TransportFailure/Reason/other`` whose
 ///   message holds the path looked for; a fixture that is not valid fails naming the file and the
-///   problem. The ``TransportFailure/underlyingError`` is a ``FixtureError``.
+///   problem. The ``/EndpointKit/TransportFailure/underlyingError`` is a ``FixtureError``.
 /// - In record mode a transport error from `upstream` is passed through and nothing is written;
 ///   a response is written and then answered exactly as replay will answer it (redacted), so a
 ///   test behaves the same in both modes.
@@ -63,8 +63,8 @@ public final class RecordReplayTransport: Transport, Sendable {
     ///   - directory: The folder for fixture files; see ``fixtures(_:nextTo:)``.
     ///   - mode: Record or replay; ``Mode/fromEnvironment(_:)`` by default.
     ///   - upstream: The transport that reaches the server when recording; a new
-    ///     ``URLSessionTransport`` by default. Not used when replaying.
-    ///   - redactor: What to hide in fixtures; ``Redactor/default`` by default.
+    ///     ``/EndpointKit/URLSessionTransport`` by default. Not used when replaying.
+    ///   - redactor: What to hide in fixtures; ``/EndpointKit/Redactor/default`` by default.
     ///   - fixtureName: The file name (without `.json`) for a request, for requests whose query or
     ///     body change on every run; `nil` for `METHOD_path-hash` by default.
     public init(
@@ -94,7 +94,7 @@ public final class RecordReplayTransport: Transport, Sendable {
         directory.appendingPathComponent(baseName(for: request) + ".json")
     }
 
-    /// Replays from, or records to, the request's fixture; see ``Transport/execute(_:completion:)``.
+    /// Replays from, or records to, the request's fixture; see ``/EndpointKit/Transport/execute(_:completion:)``.
     public func execute(
         _ request: TransportRequest,
         completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void

@@ -12,7 +12,7 @@ import EndpointKit
 /// }
 /// ```
 ///
-/// A ``BaseRequest`` subclass declares the members `nonisolated`, like its endpoint members.
+/// A ``/EndpointKit/BaseRequest`` subclass declares the members `nonisolated`, like its endpoint members.
 public protocol SampleResponseProviding: APIRequest {
     /// The answer this endpoint gives in tests and demos when nothing else is said.
     var sampleResponse: StubResponse { get }

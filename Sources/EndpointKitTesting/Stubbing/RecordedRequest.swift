@@ -9,7 +9,7 @@ import FoundationNetworking
 public struct RecordedRequest: Sendable, CustomStringConvertible {
     /// The request as built by the client.
     public let urlRequest: URLRequest
-    /// The endpoint value it was built from, when an ``APIClient`` sent it.
+    /// The endpoint value it was built from, when an ``/EndpointKit/APIClient`` sent it.
     public let endpoint: (any APIRequest)?
     /// The file an upload body was streamed from (a file upload or a large multipart body), if
     /// any. It may be gone by the time the test looks: ``body`` keeps its bytes.

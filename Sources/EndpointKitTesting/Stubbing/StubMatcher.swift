@@ -45,7 +45,7 @@ public struct StubMatcher: Sendable, CustomStringConvertible {
 
     /// Requests with this path and, unless `nil`, this method.
     ///
-    /// `path` is compared with the endpoint's own path (`/users/7`, as in its ``RequestPath``) and
+    /// `path` is compared with the endpoint's own path (`/users/7`, as in its ``/EndpointKit/RequestPath``) and
     /// with the full URL path (`/v1/users/7` under a base URL `https://api.test/v1`), both
     /// percent-encoded; a path ending in `*` matches every path that starts with the rest.
     /// - Parameters:

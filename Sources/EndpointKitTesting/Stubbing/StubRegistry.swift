@@ -3,7 +3,7 @@ import Foundation
 
 /// The stubs of a ``StubTransport`` and the requests it saw: matching, precedence, sequences.
 ///
-/// Kept apart from delivery (``TransportResponse/make(for:status:headers:body:reportsProgress:)``
+/// Kept apart from delivery (``/EndpointKit/TransportResponse/make(for:status:headers:body:reportsProgress:)``
 /// writes downloads and reports progress), so a new kind of transfer only changes delivery.
 final class StubRegistry: @unchecked Sendable {
     private struct Stub {

@@ -45,7 +45,7 @@ public struct StubResponse: Sendable, CustomStringConvertible {
         .data(Data(json.utf8), status: status, headers: withContentType("application/json", headers))
     }
 
-    /// A JSON response from a ``JSONValue`` literal, with `Content-Type: application/json`.
+    /// A JSON response from a ``/EndpointKit/JSONValue`` literal, with `Content-Type: application/json`.
     /// - Parameters:
     ///   - value: The body, written with sorted keys.
     ///   - status: The HTTP status; 200 by default.
@@ -126,7 +126,7 @@ public struct StubResponse: Sendable, CustomStringConvertible {
     public static func sample(_ name: String) -> StubResponse { StubResponse(.sample(name: name)) }
 
     /// `response`, answered `seconds` later. A request whose idle or total timeout comes first
-    /// times out with that ``TransportFailure/timeoutLimit``; a cancelled one ends at once.
+    /// times out with that ``/EndpointKit/TransportFailure/timeoutLimit``; a cancelled one ends at once.
     public static func delayed(_ seconds: TimeInterval, _ response: StubResponse) -> StubResponse {
         var copy = response
         copy.delay += max(seconds, 0)

@@ -5,8 +5,8 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// A ``Transport`` that answers from canned responses instead of the network, for unit tests of
-/// endpoints and of the code that uses an ``APIClient``.
+/// A ``/EndpointKit/Transport`` that answers from canned responses instead of the network, for unit tests of
+/// endpoints and of the code that uses an ``/EndpointKit/APIClient``.
 ///
 /// ```swift
 /// let stubs = StubTransport()
@@ -24,7 +24,7 @@ import FoundationNetworking
 /// A stub with a sequence answers with its responses in order and then keeps answering with the
 /// last one. A request no stub matches is answered from the endpoint's sample response when the
 /// transport was created with `answersFromSamples: true` and the endpoint adopts
-/// ``SampleResponseProviding``; otherwise it fails with ``TransportFailure/Reason/other`` and a
+/// ``SampleResponseProviding``; otherwise it fails with ``/EndpointKit/TransportFailure/Reason/other`` and a
 /// message naming the request and every stub.
 ///
 /// Every request is recorded, matched or not: see ``recordedRequests`` and ``endpoints(of:)``.
@@ -101,7 +101,7 @@ public final class StubTransport: EndpointAwareTransport, Sendable {
         registry.requests.compactMap { $0.endpoint as? Request }
     }
 
-    /// Answers from the matching stub, asynchronously; see ``Transport/execute(_:completion:)``.
+    /// Answers from the matching stub, asynchronously; see ``/EndpointKit/Transport/execute(_:completion:)``.
     /// Only stubs that do not look at the endpoint can match (the request has none).
     public func execute(
         _ request: TransportRequest,
@@ -111,7 +111,7 @@ public final class StubTransport: EndpointAwareTransport, Sendable {
     }
 
     /// Answers from the stub matching the request or its endpoint, asynchronously; what an
-    /// ``APIClient`` calls.
+    /// ``/EndpointKit/APIClient`` calls.
     public func execute<Request: APIRequest>(
         _ request: TransportRequest, for endpoint: Request,
         completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void

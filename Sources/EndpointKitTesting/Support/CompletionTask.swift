@@ -4,7 +4,7 @@ import Foundation
 /// A ``TransportTask`` that completes exactly once: with the answer, with a timeout at the
 /// timeout, or with a cancellation, whichever comes first.
 ///
-/// The test doubles of this module answer through it so that they keep the ``Transport``
+/// The test doubles of this module answer through it so that they keep the ``/EndpointKit/Transport``
 /// contract (one completion, also after `cancel()`; the idle and total timeouts enforced) like a
 /// real transport.
 final class CompletionTask: TransportTask, @unchecked Sendable {

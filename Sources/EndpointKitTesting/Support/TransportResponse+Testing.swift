@@ -53,7 +53,7 @@ extension TransportResponse {
         return .success(TransportResponse(response: response, data: body))
     }
 
-    /// Writes a download body as ``URLSessionTransport`` would; returns the bytes the file holds.
+    /// Writes a download body as ``/EndpointKit/URLSessionTransport`` would; returns the bytes the file holds.
     private static func write(
         _ body: Data, of response: HTTPURLResponse, to download: DownloadTarget
     ) throws(TransportFailure) -> Int64 {

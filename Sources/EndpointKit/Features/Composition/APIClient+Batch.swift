@@ -27,7 +27,7 @@ extension APIClient {
     }
 
     /// Sends several requests, of different types, together and calls `completion` once, on the
-    /// callback queue, when all of them ended (see ``batch(_:policy:maxConcurrent:)``).
+    /// callback queue, when all of them ended (the `async` form returns the same result).
     /// - Parameters:
     ///   - requests: The requests; results come back in this order.
     ///   - policy: What a failure does to the rest; ``BatchPolicy/keepPartial`` by default.
@@ -81,7 +81,7 @@ extension APIClient {
     }
 
     /// Sends any number of requests of one type together and calls `completion` once, on the
-    /// callback queue, when all of them ended (see ``batch(_:policy:maxConcurrent:)``).
+    /// callback queue, when all of them ended (the `async` form returns the same result).
     /// - Parameters:
     ///   - requests: The requests; results come back in this order.
     ///   - policy: What a failure does to the rest; ``BatchPolicy/keepPartial`` by default.

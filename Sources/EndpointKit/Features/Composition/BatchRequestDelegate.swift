@@ -1,6 +1,6 @@
 /// Hears how a batch ended, in the style of YTKNetwork's batch request delegate. Both methods
 /// have empty defaults, run on the main actor after the batch's completion closure, and receive
-/// the batch's handle (the one ``APIClient/batch(_:policy:maxConcurrent:delegate:)`` returned) so
+/// the batch's handle (the one `APIClient.batch(_:policy:maxConcurrent:delegate:)` returned) so
 /// one object can tell several batches apart. Delegates are held weakly.
 ///
 /// The result is generic; cast its ``BatchResult/results`` to the tuple you sent:

@@ -3,7 +3,7 @@
 /// - ``system``: the platform's trust store and host-name check (the default).
 /// - ``customRoots(_:)``: trust these CA or self-signed certificates instead of the system's.
 /// - ``pinnedCertificates(_:)``: the server's verified chain must contain one of these.
-/// - ``pinnedPublicKeys(_:roots:)``: the server's leaf key must hash to one of these pins, on top of
+/// - ``pinnedPublicKeys(_:roots:)-([PublicKeyPin],_)``: the server's leaf key must hash to one of these pins, on top of
 ///   a verified chain.
 ///
 /// Every policy verifies the chain and the host name; only
