@@ -17,18 +17,30 @@ import sys
 from pathlib import Path
 
 LINK = re.compile(r"\[([^\]]+)\]\(([^)\s]+)\)")
+# .ci/snippets' markers and hidden declarations: for the compiler, not the reader (and DocC would
+# read an `@MainActor` line in them as a directive).
+SNIPPET_COMMENT = re.compile(r"^<!--\s*snippet(?:-context|:)[^\n]*?(?:-->\n|\n.*?^-->\n)", re.S | re.M)
 
 
-def rewrite_links(text: str, guides: set[str]) -> str:
+def rewrite_links(text: str, source: Path, articles: dict[Path, str]) -> str:
     def replace(match: re.Match) -> str:
         label, target = match.group(1), match.group(2)
-        if re.match(r"^[a-z]+:", target):
-            return match.group(0)  # an absolute URL stays
-        page = target.split("#", 1)[0]
-        if page.endswith(".md") and "/" not in page and page[:-3] in guides:
-            return f"<doc:{page[:-3]}>"
-        return label  # README, CHANGELOG, sources: not part of the catalog
+        if re.match(r"^[a-z]+:", target) or target.startswith("#"):
+            return match.group(0)  # an absolute URL or a heading of this page stays
+        page = (source.parent / target.split("#", 1)[0]).resolve()
+        if page in articles:
+            return f"<doc:{articles[page]}>"
+        return label  # README, CHANGELOG, sources, translations: not part of the catalog
     return LINK.sub(replace, text)
+
+
+def article_names(folder: Path) -> dict[Path, str]:
+    """The guides of Docs/ and Docs/Migration/ (the English ones), by path, with their names in
+    the catalog; Migration/README.md is the migration index."""
+    names = {p.resolve(): p.stem for p in folder.glob("*.md")}
+    for p in (folder / "Migration").glob("*.md"):
+        names[p.resolve()] = "MigrationGuides" if p.stem == "README" else p.stem
+    return names
 
 
 def assemble(catalog: Path, output: Path, articles: Path | None) -> None:
@@ -37,17 +49,20 @@ def assemble(catalog: Path, output: Path, articles: Path | None) -> None:
     shutil.copytree(catalog, output)
     if articles is None:
         return
-    guides = sorted(p.stem for p in articles.glob("*.md"))
-    for name in guides:
-        text = (articles / f"{name}.md").read_text(encoding="utf-8")
-        (output / f"{name}.md").write_text(rewrite_links(text, set(guides)), encoding="utf-8")
+    names = article_names(articles)
+    for path, name in names.items():
+        text = SNIPPET_COMMENT.sub("", path.read_text(encoding="utf-8"))
+        (output / f"{name}.md").write_text(rewrite_links(text, path, names), encoding="utf-8")
     landing = output / f"{catalog.stem}.md"
     text = landing.read_text(encoding="utf-8")
+    guides = sorted(n for p, n in names.items() if p.parent == articles.resolve())
+    migration = ["MigrationGuides"] + sorted(n for n in names.values() if n not in guides and n != "MigrationGuides")
     listing = "\n".join(f"- <doc:{name}>" for name in guides)
+    migrations = "\n".join(f"- <doc:{name}>" for name in migration)
     marker = "## Topics\n"
     if marker not in text:
         sys.exit(f"error: {landing.name} has no '## Topics' section")
-    text = text.replace(marker, f"{marker}\n### Guides\n\n{listing}\n", 1)
+    text = text.replace(marker, f"{marker}\n### Guides\n\n{listing}\n\n### Migrating\n\n{migrations}\n", 1)
     landing.write_text(text, encoding="utf-8")
 
 

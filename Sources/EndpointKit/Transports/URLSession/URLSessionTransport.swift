@@ -54,8 +54,8 @@ public final class URLSessionTransport: Transport {
     /// TLS), in the session's client-certificate challenge.
     ///
     /// Apple platforms only, with a certificate made from a `SecIdentity`
-    /// (``ClientCertificate/init(identity:intermediates:)``); this path is not exercised by the
-    /// project's CI, which runs on Linux. URLSession on Linux presents no client certificate: use
+    /// (`ClientCertificate(identity:intermediates:)`); this path is not exercised by the project's
+    /// CI, which runs on Linux. URLSession on Linux presents no client certificate: use
     /// ``CurlTransport``, which takes PEM files.
     ///
     /// ```swift
