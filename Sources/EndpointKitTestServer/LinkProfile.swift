@@ -60,7 +60,7 @@ public struct LinkDirection: Sendable, Hashable {
 /// | Profile | Round trip | Jitter | Down / up | Pieces | Faults per MiB |
 /// | --- | --- | --- | --- | --- | --- |
 /// | ``slowMobile`` | 300 ms | 0-60 ms a way | 400 / 200 kbit/s | 1,400 B | 0.5 resets |
-/// | ``flakyWiFi`` | 40 ms | 0-40 ms a way | 4 / 2 Mbit/s | 1,400 B | 0.25 resets, 2 stalls of 1-4 s |
+/// | ``flakyWiFi`` | 40 ms | 0-40 ms a way | 4 / 2 Mbit/s | 1,400 B | 0.25 resets, 2 stalls of 1-4 s, 0.1 half-open |
 /// | ``satellite`` | 1,200 ms | 0-20 ms a way | 2 / 0.5 Mbit/s | 1,400 B | none |
 /// | ``handover`` | 60 ms | 0-10 ms a way | 40 / 10 Mbit/s | as read | 0.05 resets |
 public struct LinkProfile: Sendable, Hashable, CustomStringConvertible {
@@ -109,12 +109,13 @@ public struct LinkProfile: Sendable, Hashable, CustomStringConvertible {
         resetsPerMebibyte: 0.5)
 
     /// Flaky Wi-Fi: a short round trip (40 ms) and 4 Mbit/s down, 2 up, but up to 40 ms of jitter
-    /// each way, two stalls of 1 to 4 s per MiB and a reset every 4 MiB on average.
+    /// each way, two stalls of 1 to 4 s per MiB, a reset every 4 MiB and a connection gone
+    /// half-open every 10 MiB on average.
     public static let flakyWiFi = LinkProfile(
         name: "flaky-wifi",
         upload: LinkDirection(latency: 0.02, jitter: 0.04, bytesPerSecond: 250_000, maximumPieceSize: 1400),
         download: LinkDirection(latency: 0.02, jitter: 0.04, bytesPerSecond: 500_000, maximumPieceSize: 1400),
-        resetsPerMebibyte: 0.25, stallsPerMebibyte: 2, stallDuration: 1...4)
+        resetsPerMebibyte: 0.25, stallsPerMebibyte: 2, stallDuration: 1...4, halfOpensPerMebibyte: 0.1)
 
     /// A geostationary satellite link: 1.2 s round trip (twice 36,000 km up and down, plus the
     /// ground network), 2 Mbit/s down and 512 kbit/s up, little jitter, no faults.
