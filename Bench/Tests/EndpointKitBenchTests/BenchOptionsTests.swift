@@ -1,3 +1,4 @@
+import BenchTestServer
 import XCTest
 
 @testable import EndpointKitBench
@@ -24,6 +25,21 @@ final class BenchOptionsTests: XCTestCase {
         XCTAssertEqual(options.warmupRequests, 20)
         XCTAssertEqual(options.transferSizeMiB, 64)
         XCTAssertEqual(try BenchOptions(arguments: ["--quick", "--transfer-mb", "8"]).transferSizeMiB, 8)
+    }
+
+    func testThatProfilesAreTakenByNameOrAllAndShortenTheSoak() throws {
+        let plain = try BenchOptions(arguments: ["--soak"])
+        XCTAssertEqual(plain.soakLinks, [nil])
+        XCTAssertEqual(plain.soakRequests, 100_000)
+        let one = try BenchOptions(arguments: ["--soak", "--profile", "satellite"])
+        XCTAssertEqual(one.soakLinks, [.satellite])
+        XCTAssertEqual(one.soakRequests, 10_000)
+        XCTAssertEqual(try BenchOptions(arguments: ["--soak", "--profile", "all"]).profiles, LinkProfile.named)
+        XCTAssertThrowsError(try BenchOptions(arguments: ["--soak", "--profile", "dial-up"]))
+        let transfers = try BenchOptions(arguments: ["--impaired-transfers"])
+        XCTAssertTrue(transfers.impairedTransfers)
+        XCTAssertEqual(transfers.transferLinks, [.handover])
+        XCTAssertEqual(transfers.impairedTransferMiB, 100)
     }
 
     func testThatNginxIsOffUnlessAsked() throws {
