@@ -46,6 +46,11 @@ struct SoakSettings: Sendable {
         residentMemoryBaseToleranceKiB + requests * transport.retainedBytesPerRequest / 1024
     }
 
-    /// Requests of the warm-up run before the start is measured.
-    var warmupRequests: Int { min(requests, max(256, inFlight * 4)) }
+    /// Requests of the warm-up run before the start is measured; `nil` for the default
+    /// (``warmupRequests``).
+    var warmup: Int?
+
+    /// Requests of the warm-up run before the start is measured: ``warmup``, else enough to open
+    /// every connection a few times over.
+    var warmupRequests: Int { warmup ?? min(requests, max(256, inFlight * 4)) }
 }
