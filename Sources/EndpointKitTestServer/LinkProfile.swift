@@ -152,6 +152,17 @@ public struct LinkProfile: Sendable, Hashable, CustomStringConvertible {
         return copy
     }
 
+    /// The same link with its fault rates multiplied by `factor`, so that a run carrying less
+    /// data meets as many faults: `withFaults(scaledBy: 50)` of ``slowMobile`` resets every 40 KiB
+    /// on average.
+    public func withFaults(scaledBy factor: Double) -> LinkProfile {
+        var copy = self
+        copy.resetsPerMebibyte = resetsPerMebibyte * max(0, factor)
+        copy.stallsPerMebibyte = stallsPerMebibyte * max(0, factor)
+        copy.halfOpensPerMebibyte = halfOpensPerMebibyte * max(0, factor)
+        return copy
+    }
+
     /// The name and numbers on one line.
     public var description: String {
         func direction(_ link: LinkDirection) -> String {

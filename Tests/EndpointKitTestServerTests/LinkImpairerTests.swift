@@ -184,6 +184,9 @@ final class LinkImpairerTests: XCTestCase {
         XCTAssertEqual(fast.download.latency, 0.015, accuracy: 1e-9)
         XCTAssertEqual(fast.download.bytesPerSecond, 500_000)
         XCTAssertEqual(fast.resetsPerMebibyte, LinkProfile.slowMobile.resetsPerMebibyte)
+        let faulty = LinkProfile.flakyWiFi.withFaults(scaledBy: 4)
+        XCTAssertEqual([faulty.resetsPerMebibyte, faulty.stallsPerMebibyte, faulty.halfOpensPerMebibyte], [1, 8, 0.4])
+        XCTAssertEqual(faulty.download, LinkProfile.flakyWiFi.download)
         XCTAssertTrue(LinkProfile.flakyWiFi.description.contains("stalls/MiB"), LinkProfile.flakyWiFi.description)
     }
 }

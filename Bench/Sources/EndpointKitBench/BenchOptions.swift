@@ -31,6 +31,8 @@ struct BenchOptions: Equatable {
     /// The link profiles (``LinkProfile``) the soak or the impaired transfers run through; empty for
     /// a plain loopback soak, or ``LinkProfile/handover`` for the transfers.
     var profiles: [LinkProfile] = []
+    /// The factor on the profiles' fault rates (``LinkProfile/withFaults(scaledBy:)``); 1 by default.
+    var faultScale: Double = 1
     /// Run the transfers through impaired links (``ImpairedTransferMode``) instead of the scenarios.
     var impairedTransfers = false
     /// Serve `GET /model` from nginx in scenarios 1, 2 and 6 (``NginxServer``).
@@ -44,7 +46,7 @@ struct BenchOptions: Equatable {
         usage: endpointkit-bench [--quick] [--json] [--scenario NAME]... [--requests N] [--objects N] [--rounds N]
                                  [--transfer-mb N] [--only SIDE] [--nginx]
                endpointkit-bench --soak [--requests N] [--in-flight N] [--transport urlsession|curl|both] [--seed N]
-                                 [--profile NAME]...
+                                 [--profile NAME]... [--fault-scale X]
                endpointkit-bench --impaired-transfers [--profile NAME]... [--transfer-mb N] [--transport T] [--seed N]
           --quick          a run under a minute (fewer requests and rounds)
           --json           print a JSON document instead of the table
@@ -64,6 +66,8 @@ struct BenchOptions: Equatable {
           --profile NAME   put a link impairer with this profile between client and server (repeatable):
                            \(Self.profileNames.joined(separator: ", ")), or all; a soak through a link sends
                            10000 requests unless --requests says otherwise
+          --fault-scale X  multiply the profiles' fault rates (resets, stalls, half-open per MiB) by X, so that a
+                           soak's small requests meet more of them (default 1)
           --impaired-transfers
                            a resumable download of --transfer-mb MiB (default 100) through the link's resets,
                            then an upload of a quarter of that as a POST (not retried) and as a PUT (retried),
@@ -91,6 +95,11 @@ struct BenchOptions: Equatable {
             case "--nginx": nginx = true
             case "--soak": soak = true
             case "--impaired-transfers": impairedTransfers = true
+            case "--fault-scale":
+                guard let text = remaining.popFirst(), let value = Double(text), value >= 0, value.isFinite else {
+                    throw .usage("--fault-scale needs a number of at least 0")
+                }
+                faultScale = value
             case "--profile":
                 guard let name = remaining.popFirst(), name == "all" || LinkProfile.named(name) != nil else {
                     throw .usage("--profile needs one of \((Self.profileNames + ["all"]).joined(separator: ", "))")
@@ -193,10 +202,12 @@ struct BenchOptions: Equatable {
     var soakRequests: Int { requestCap ?? (profiles.isEmpty ? 100_000 : 10_000) }
 
     /// The links the soak runs through: `nil` for loopback as it is.
-    var soakLinks: [LinkProfile?] { profiles.isEmpty ? [nil] : profiles }
+    var soakLinks: [LinkProfile?] { profiles.isEmpty ? [nil] : profiles.map { $0.withFaults(scaledBy: faultScale) } }
 
     /// The links the impaired transfers run through.
-    var transferLinks: [LinkProfile] { profiles.isEmpty ? [.handover] : profiles }
+    var transferLinks: [LinkProfile] {
+        (profiles.isEmpty ? [.handover] : profiles).map { $0.withFaults(scaledBy: faultScale) }
+    }
 
     /// MiB of the impaired download (the upload is a quarter of it).
     var impairedTransferMiB: Int { transferMiB ?? 100 }

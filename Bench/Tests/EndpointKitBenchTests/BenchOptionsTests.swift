@@ -40,6 +40,9 @@ final class BenchOptionsTests: XCTestCase {
         XCTAssertTrue(transfers.impairedTransfers)
         XCTAssertEqual(transfers.transferLinks, [.handover])
         XCTAssertEqual(transfers.impairedTransferMiB, 100)
+        let scaled = try BenchOptions(arguments: ["--soak", "--profile", "slow-mobile", "--fault-scale", "10"])
+        XCTAssertEqual(scaled.soakLinks.first??.resetsPerMebibyte, 5)
+        XCTAssertThrowsError(try BenchOptions(arguments: ["--soak", "--fault-scale", "-1"]))
     }
 
     func testThatNginxIsOffUnlessAsked() throws {
