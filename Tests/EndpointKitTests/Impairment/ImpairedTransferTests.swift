@@ -41,9 +41,10 @@ final class ImpairedTransferTests: TransportTestCase {
         var parameters: RequestParameters {
             RequestParameters(body: .data(body, contentType: "application/octet-stream"))
         }
+        var idle: TimeInterval = 20
         var retrier: (any RequestRetrier)? { policy }
         var totalTimeout: TimeInterval? { 0 }
-        var idleTimeout: TimeInterval? { 20 }
+        var idleTimeout: TimeInterval? { idle }
     }
 
     private var impairer: LinkImpairer!
@@ -140,6 +141,47 @@ final class ImpairedTransferTests: TransportTestCase {
             XCTAssertEqual(result?.value?.pattern, true)
             XCTAssertGreaterThan(impairer.statistics.resets, 0, "seed 5 resets the first attempt")
             XCTAssertEqual(impairer.statistics.connections, impairer.statistics.resets + 1)
+        }
+    }
+
+    /// What happens below the client, pinned so that a change shows (Docs/Reliability.md,
+    /// "Findings"): libcurl sends a request again on a new connection when a reused one dies before
+    /// the response, a `POST` too; URLSession on Linux then cannot rewind the body, and the request
+    /// ends at its idle limit.
+    func testThatAnUploadOnAReusedConnectionResetMidBodyIsSentAgainBelowTheClient() throws {
+        // GIVEN a connection that served a request, on a link with a 2 MB/s upload
+        let link = LinkProfile(name: "upload", upload: LinkDirection(bytesPerSecond: 2_000_000))
+        try throughImpairedLink(link) {
+            XCTAssertNotNil(sendAndWait(Echo(path: "/echo"), timeout: 30)?.value)
+            let before = impairer.statistics.bytesUploaded
+
+            // WHEN a 2 MB POST, never retried by the client, is reset on it after 500 kB
+            let body = TestServer.patternBytes(count: 2_000_000)
+            let done = expectation(description: "completion")
+            let results = ResultBox<Receipt>()
+            client.send(Upload(method: .post, body: body, policy: .none, idle: 2)) { result in
+                results.append(result)
+                done.fulfill()
+            }
+            let deadline = Date(timeIntervalSinceNow: 30)
+            while impairer.statistics.bytesUploaded < before + 500_000, Date() < deadline, results.results.isEmpty {
+                usleep(1000)
+            }
+            impairer.resetConnections()
+            wait(for: [done], timeout: 60)
+
+            // THEN it completes once, after libcurl opened a second connection for it
+            XCTAssertEqual(results.results.count, 1)
+            XCTAssertEqual(impairer.statistics.connections, 2, "sent again on a new connection")
+            if kind.name == TransportKind.urlSession.name {
+                // FoundationNetworking has no body to send again: the server waits, the idle limit ends it.
+                guard case .transportError(let error)? = results.results.first else {
+                    return XCTFail("\(results.results)")
+                }
+                XCTAssertEqual(error.timeoutLimit, .idle, error.message)
+            } else {
+                XCTAssertEqual(results.results.first?.value?.received, body.count, "\(results.results)")
+            }
         }
     }
 
