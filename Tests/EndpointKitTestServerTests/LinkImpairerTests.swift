@@ -51,7 +51,8 @@ final class LinkImpairerTests: XCTestCase {
 
         // THEN both arrive whole and in order
         XCTAssertEqual(download?.status, 200)
-        XCTAssertTrue(download?.body == Array(TestServer.patternBytes(count: 300_000)), "\(download?.body.count ?? -1) B")
+        let expected = Array(TestServer.patternBytes(count: 300_000))
+        XCTAssertTrue(download?.body == expected, "\(download?.body.count ?? -1) B")
         XCTAssertEqual(receipt.map { String(decoding: $0.body, as: UTF8.self) }, #"{"pattern":true,"received":200000}"#)
         let statistics = impairer.statistics
         XCTAssertEqual(statistics.connections, 1)
