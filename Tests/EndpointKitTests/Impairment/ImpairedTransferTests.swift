@@ -86,6 +86,30 @@ final class ImpairedTransferTests: TransportTestCase {
         return (transport as? URLSessionTransport)?.activeTransferCount ?? 0
     }
 
+    /// Sends `request`, and once the link has carried `bytes` more (down, or up if `uploaded`),
+    /// does `fault` to it.
+    /// - Returns: every completion, after waiting (bounded) for the first.
+    private func send<Request: APIRequest>(
+        _ request: Request, faultAfter bytes: Int, uploaded: Bool = false, _ fault: () -> Void
+    ) -> [APIResult<Request.Response>] {
+        let impairer = impairer!
+        func carried() -> Int {
+            uploaded ? impairer.statistics.bytesUploaded : impairer.statistics.bytesDownloaded
+        }
+        let start = carried()
+        let done = expectation(description: "completion")
+        let results = ResultBox<Request.Response>()
+        client.send(request) { result in
+            results.append(result)
+            done.fulfill()
+        }
+        let deadline = Date(timeIntervalSinceNow: 30)
+        while carried() < start + bytes, Date() < deadline, results.results.isEmpty { usleep(1000) }
+        fault()
+        wait(for: [done], timeout: 60)
+        return results.results
+    }
+
     /// A fast link on a compressed clock (2 ms a way plus jitter, 1,400-byte pieces, 20 MB/s down).
     private static func fastLink(resetsPerMebibyte: Double) -> LinkProfile {
         LinkProfile(
@@ -153,34 +177,21 @@ final class ImpairedTransferTests: TransportTestCase {
         let link = LinkProfile(name: "upload", upload: LinkDirection(bytesPerSecond: 2_000_000))
         try throughImpairedLink(link) {
             XCTAssertNotNil(sendAndWait(Echo(path: "/echo"), timeout: 30)?.value)
-            let before = impairer.statistics.bytesUploaded
 
             // WHEN a 2 MB POST, never retried by the client, is reset on it after 500 kB
             let body = TestServer.patternBytes(count: 2_000_000)
-            let done = expectation(description: "completion")
-            let results = ResultBox<Receipt>()
-            client.send(Upload(method: .post, body: body, policy: .none, idle: 2)) { result in
-                results.append(result)
-                done.fulfill()
-            }
-            let deadline = Date(timeIntervalSinceNow: 30)
-            while impairer.statistics.bytesUploaded < before + 500_000, Date() < deadline, results.results.isEmpty {
-                usleep(1000)
-            }
-            impairer.resetConnections()
-            wait(for: [done], timeout: 60)
+            let upload = Upload(method: .post, body: body, policy: .none, idle: 2)
+            let results = send(upload, faultAfter: 500_000, uploaded: true) { impairer.resetConnections() }
 
             // THEN it completes once, after libcurl opened a second connection for it
-            XCTAssertEqual(results.results.count, 1)
+            XCTAssertEqual(results.count, 1)
             XCTAssertEqual(impairer.statistics.connections, 2, "sent again on a new connection")
             if kind.name == TransportKind.urlSession.name {
                 // FoundationNetworking has no body to send again: the server waits, the idle limit ends it.
-                guard case .transportError(let error)? = results.results.first else {
-                    return XCTFail("\(results.results)")
-                }
+                guard case .transportError(let error)? = results.first else { return XCTFail("\(results)") }
                 XCTAssertEqual(error.timeoutLimit, .idle, error.message)
             } else {
-                XCTAssertEqual(results.results.first?.value?.received, body.count, "\(results.results)")
+                XCTAssertEqual(results.first?.value?.received, body.count, "\(results)")
             }
         }
     }
@@ -208,25 +219,14 @@ final class ImpairedTransferTests: TransportTestCase {
         let slow = LinkProfile(name: "slow", download: LinkDirection(bytesPerSecond: 100_000, maximumPieceSize: 1400))
         try throughImpairedLink(slow) {
             let target = folder.appendingPathComponent("stalled.bin")
-            let done = expectation(description: "completion")
-            let results = ResultBox<URL>()
             let request = Download(path: "/resumable/2000000", destination: .file(target), idle: 1)
-            client.send(NoRetry(download: request)) { result in
-                results.append(result)
-                done.fulfill()
-            }
-            let deadline = Date(timeIntervalSinceNow: 30)
-            while impairer.statistics.bytesDownloaded < 20_000, Date() < deadline { usleep(1000) }
 
-            // WHEN the link stalls for 5 s
-            impairer.stallConnections(for: 5)
+            // WHEN the link stalls for 5 s after 20 kB
+            let results = send(NoRetry(download: request), faultAfter: 20_000) { impairer.stallConnections(for: 5) }
 
             // THEN the download ends once, timed out by the idle limit, and says so
-            wait(for: [done], timeout: 30)
-            XCTAssertEqual(results.results.count, 1)
-            guard case .transportError(let error)? = results.results.first else {
-                return XCTFail("\(results.results)")
-            }
+            XCTAssertEqual(results.count, 1)
+            guard case .transportError(let error)? = results.first else { return XCTFail("\(results)") }
             XCTAssertEqual(error.reason, .timedOut, error.message)
             XCTAssertEqual(error.timeoutLimit, .idle, error.message)
             XCTAssertTrue(error.message.contains("idle"), error.message)
@@ -250,43 +250,24 @@ final class ImpairedTransferTests: TransportTestCase {
 
             // A reset in the middle of a response is a lost connection. (Before the first byte of
             // the response, on a reused connection, libcurl sends the request again on a new one.)
-            let lost = expectation(description: "reset")
-            let resets = ResultBox<JSONValue>()
-            let before = impairer.statistics.bytesDownloaded
             var drip = Echo(path: "/fault/drip")
             drip.query.append("chunks", QueryValue(100))
             drip.query.append("delay", QueryValue(50))
-            client.send(drip) { result in
-                resets.append(result)
-                lost.fulfill()
-            }
-            let deadline = Date(timeIntervalSinceNow: 30)
-            while impairer.statistics.bytesDownloaded < before + 200, Date() < deadline, resets.results.isEmpty {
-                usleep(1000)
-            }
-            impairer.resetConnections()
-            wait(for: [lost], timeout: 30)
-            XCTAssertEqual(resets.results.first?.transportReason, .connectionLost, "\(resets.results)")
+            let resets = send(drip, faultAfter: 200) { impairer.resetConnections() }
+            XCTAssertEqual(resets.map(\.transportReason), [.connectionLost], "\(resets)")
 
-            // A link that goes silent (half-open) is a timeout of the idle limit.
-            let silent = expectation(description: "half-open")
-            let silences = ResultBox<JSONValue>()
-            client.send(Echo(path: "/delay/3000")) { result in
-                silences.append(result)
-                silent.fulfill()
+            // A link that goes silent (half-open) once the request crossed it is a timeout of the
+            // idle limit.
+            let silences = send(Echo(path: "/delay/3000"), faultAfter: 50, uploaded: true) {
+                impairer.halfOpenConnections()
             }
-            XCTAssertTrue(server.waitForRequestCount(atLeast: 3, timeout: 30))
-            impairer.halfOpenConnections()
-            wait(for: [silent], timeout: 30)
-            guard case .transportError(let error)? = silences.results.first else {
-                return XCTFail("\(silences.results)")
-            }
+            XCTAssertEqual(silences.count, 1)
+            guard case .transportError(let error)? = silences.first else { return XCTFail("\(silences)") }
             XCTAssertEqual(error.timeoutLimit, .idle, error.message)
 
             // A port that refuses (the impairer stopped) cannot be connected to.
             impairer.stop()
             XCTAssertEqual(sendAndWait(Echo(path: "/echo"), timeout: 30)?.transportReason, .cannotConnect)
-            XCTAssertEqual(resets.results.count + silences.results.count, 2, "each completed once")
         }
     }
 
