@@ -52,13 +52,7 @@ final class ImpairerCore: Sendable {
     }
 
     private func spawn(name: String, _ body: @escaping @Sendable () -> Void) {
-        state.mutate { $0.liveThreads += 1 }
-        let thread = Thread { [self] in
-            body()
-            state.mutate { $0.liveThreads -= 1 }
-        }
-        thread.name = name
-        thread.start()
+        state.startThread(named: name, counting: { $0.liveThreads += $1 }, body)
     }
 
     private func acceptLoop() {
