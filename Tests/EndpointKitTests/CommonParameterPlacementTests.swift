@@ -32,8 +32,11 @@ final class CommonParameterPlacementTests: LoopbackTestCase {
         let echo = try echo(.json(Profile(name: "Ada", app: "web")))
         XCTAssertEqual(echo.json, ["name": "Ada", "app": "web", "v": "3.2"])
         XCTAssertEqual(queryNames(echo), [])
-        // The request's own bytes are kept: only members are added in front.
-        XCTAssertEqual(echo.body, #"{"v":"3.2","name":"Ada","app":"web"}"#)
+        // The request's own bytes are kept: only members are added in front. (Raw bytes here:
+        // JSONEncoder's key order is not stable across runs on Linux.)
+        let raw = try self.echo(
+            .data(Data(#"{"name":"Ada", "app":"web","n":1.50}"#.utf8), contentType: "application/json"))
+        XCTAssertEqual(raw.body, #"{"v":"3.2","name":"Ada", "app":"web","n":1.50}"#)
     }
 
     func testThatEveryKindOfJSONObjectBodyTakesThem() throws {
