@@ -14,7 +14,7 @@ import FoundationNetworking
 ///
 /// The links run on a compressed clock (a few milliseconds of latency, megabytes a second), and
 /// every wait is generous next to them: no test depends on the machine being fast. The long
-/// versions are `endpointkit-bench --transfers` (see Docs/Reliability.md).
+/// versions are `endpointkit-bench --impaired-transfers` (see Docs/Reliability.md).
 final class ImpairedTransferTests: TransportTestCase {
     struct Download: DownloadRequest {
         var path: RequestPath
