@@ -10,6 +10,8 @@ import Foundation
 /// | `/bytes/{n}` | `n` bytes of ``TestServer/patternBytes(count:)``; `?chunk=SIZE` sends them chunked |
 /// | `/json/{n}` | an array of `n` objects `{"active","id","name","score"}` |
 /// | `/redirect/{n}` | a 302 chain of `n` hops ending at `/echo` |
+/// | `/resumable/{n}` | `n` pattern bytes with an `ETag`, honouring `Range: bytes=FROM-` (206, or 416 past the end) |
+/// | `/sink` | reads the body and answers `{"pattern":..,"received":N}`: its size, and whether it is pattern bytes |
 /// | `/fault/stall` | never answers |
 /// | `/fault/stall-after-headers` | headers declaring `?length=` (default 1024) bytes, then nothing |
 /// | `/fault/close-mid-body` | declares 1000 bytes, sends 100, closes |
@@ -32,6 +34,12 @@ enum BuiltinRoutes {
                 ?? badRequest("/delay/{ms} needs 0...600000 milliseconds")
         }
         router.add("/bytes/*", bytes)
+        router.add("/resumable/*", resumable)
+        router.add("/sink") { request in
+            let body = request.body
+            let isPattern = body == TestServer.patternBytes(count: body.count)
+            return .json(string: "{\"pattern\":\(isPattern),\"received\":\(body.count)}")
+        }
         router.add("/json/*") { request in
             number(after: "/json/", in: request, max: maxJSONItems).map(jsonItems)
                 ?? badRequest("/json/{n} needs 0...\(maxJSONItems) items")
@@ -96,6 +104,28 @@ enum BuiltinRoutes {
         }
         let chunks = stride(from: 0, to: count, by: chunkSize).map { data[$0..<min($0 + chunkSize, count)] }
         return .chunked(status: 200, headers: headers, chunks: chunks, delayBetweenChunks: 0)
+    }
+
+    /// Pattern bytes that a download can resume: an `ETag` naming the size, and `Range: bytes=FROM-`
+    /// (with a matching `If-Range`, or none) answered with the rest.
+    private static func resumable(_ request: TestRequest) -> TestResponse {
+        guard let count = number(after: "/resumable/", in: request, max: maxBytes) else {
+            return badRequest("/resumable/{n} needs 0...\(maxBytes) bytes")
+        }
+        let etag = "\"pattern-\(count)\""
+        var headers = [("Content-Type", "application/octet-stream"), ("ETag", etag), ("Accept-Ranges", "bytes")]
+        let validatorMatches = request.header("If-Range").map { $0 == etag } ?? true
+        guard let range = request.header("Range"), range.hasPrefix("bytes="), range.hasSuffix("-"), validatorMatches,
+            let start = Int(range.dropFirst("bytes=".count).dropLast())
+        else {
+            return .response(status: 200, headers: headers, body: TestServer.patternBytes(count: count))
+        }
+        guard start < count else {
+            return .response(status: 416, headers: [("Content-Range", "bytes */\(count)")], body: Data())
+        }
+        headers.append(("Content-Range", "bytes \(start)-\(count - 1)/\(count)"))
+        return .response(
+            status: 206, headers: headers, body: TestServer.patternBytes(count: count).subdata(in: start..<count))
     }
 
     private static func jsonItems(_ count: Int) -> TestResponse {

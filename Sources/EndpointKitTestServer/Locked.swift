@@ -45,4 +45,19 @@ final class Locked<Value: Sendable>: @unchecked Sendable {
         }
         return true
     }
+
+    /// Starts a thread named `name` running `body`; `count` adds 1 to the value before it starts
+    /// and takes 1 away when it ends, so that ``wait(until:_:)`` can tell when every thread is gone.
+    func startThread(
+        named name: String, counting count: @escaping @Sendable (inout Value, Int) -> Void,
+        _ body: @escaping @Sendable () -> Void
+    ) {
+        mutate { count(&$0, 1) }
+        let thread = Thread { [self] in
+            body()
+            mutate { count(&$0, -1) }
+        }
+        thread.name = name
+        thread.start()
+    }
 }

@@ -77,15 +77,11 @@ final class ServerCore: Sendable {
     // MARK: - Threads
 
     private func spawn(name: String, _ body: @escaping @Sendable () -> Void) {
-        state.mutate { $0.liveThreads += 1 }
         let identity = Int(bitPattern: ObjectIdentifier(self))
-        let thread = Thread { [self] in
+        state.startThread(named: name, counting: { $0.liveThreads += $1 }) {
             Thread.current.threadDictionary[Self.threadKey] = identity
             body()
-            state.mutate { $0.liveThreads -= 1 }
         }
-        thread.name = name
-        thread.start()
     }
 
     private func acceptLoop() {

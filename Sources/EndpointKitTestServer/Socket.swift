@@ -186,12 +186,12 @@ enum Socket {
         _ = write(fd, &byte, 1)
     }
 
-    private static func setOption(_ fd: Int32, _ level: Int32, _ name: Int32, _ value: Int32) -> Bool {
+    static func setOption(_ fd: Int32, _ level: Int32, _ name: Int32, _ value: Int32) -> Bool {
         var value = value
         return setsockopt(fd, level, name, &value, socklen_t(MemoryLayout<Int32>.size)) == 0
     }
 
-    private static func setBlocking(_ fd: Int32, _ blocking: Bool) {
+    static func setBlocking(_ fd: Int32, _ blocking: Bool) {
         let flags = fcntl(fd, F_GETFL, 0)
         guard flags >= 0 else { return }
         let updated = blocking ? flags & ~O_NONBLOCK : flags | O_NONBLOCK

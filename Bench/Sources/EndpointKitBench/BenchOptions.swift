@@ -1,3 +1,5 @@
+import BenchTestServer
+
 /// The command line of `endpointkit-bench`, and the request counts and rounds it implies.
 struct BenchOptions: Equatable {
     /// A short run (under a minute): fewer requests and rounds.
@@ -26,6 +28,13 @@ struct BenchOptions: Equatable {
     var transports: [SoakTransport] = []
     /// The seed of the soak's mix; `nil` for a random one (printed).
     var seed: UInt64?
+    /// The link profiles (``LinkProfile``) the soak or the impaired transfers run through; empty for
+    /// a plain loopback soak, or ``LinkProfile/handover`` for the transfers.
+    var profiles: [LinkProfile] = []
+    /// The factor on the profiles' fault rates (``LinkProfile/withFaults(scaledBy:)``); 1 by default.
+    var faultScale: Double = 1
+    /// Run the transfers through impaired links (``ImpairedTransferMode``) instead of the scenarios.
+    var impairedTransfers = false
     /// Serve `GET /model` from nginx in scenarios 1, 2 and 6 (``NginxServer``).
     var nginx = false
     /// Hidden: serve the benchmark routes until standard input closes (the child process).
@@ -37,6 +46,8 @@ struct BenchOptions: Equatable {
         usage: endpointkit-bench [--quick] [--json] [--scenario NAME]... [--requests N] [--objects N] [--rounds N]
                                  [--transfer-mb N] [--only SIDE] [--nginx]
                endpointkit-bench --soak [--requests N] [--in-flight N] [--transport urlsession|curl|both] [--seed N]
+                                 [--profile NAME]... [--fault-scale X]
+               endpointkit-bench --impaired-transfers [--profile NAME]... [--transfer-mb N] [--transport T] [--seed N]
           --quick          a run under a minute (fewer requests and rounds)
           --json           print a JSON document instead of the table
           --scenario NAME  run only this scenario (repeatable): \(ScenarioCatalog.names.joined(separator: ", "))
@@ -51,8 +62,20 @@ struct BenchOptions: Equatable {
                            that each completed once and nothing leaked; exits 1 if a check fails
           --in-flight N    soak requests in flight (default 64)
           --transport T    soak over urlsession, curl or both (default both where curl exists)
-          --seed N         the soak's mix (default random, printed)
+          --seed N         the soak's mix and the link's faults (default random, printed)
+          --profile NAME   put a link impairer with this profile between client and server (repeatable):
+                           \(Self.profileNames.joined(separator: ", ")), or all; a soak through a link sends
+                           10000 requests unless --requests says otherwise
+          --fault-scale X  multiply the profiles' fault rates (resets, stalls, half-open per MiB) by X, so that a
+                           soak's small requests meet more of them (default 1)
+          --impaired-transfers
+                           a resumable download of --transfer-mb MiB (default 100) through the link's resets,
+                           then an upload of a quarter of that as a POST (not retried) and as a PUT (retried),
+                           per profile (default handover) and transport; exits 1 if one is not as expected
         """
+
+    /// The names `--profile` takes.
+    static let profileNames = (["perfect"] + LinkProfile.named.map(\.name))
 
     /// Parses the arguments after the program name.
     /// - Throws: ``BenchError/usage(_:)`` for an unknown flag or a missing or bad value.
@@ -71,6 +94,17 @@ struct BenchOptions: Equatable {
             case "--serve": serve = true
             case "--nginx": nginx = true
             case "--soak": soak = true
+            case "--impaired-transfers": impairedTransfers = true
+            case "--fault-scale":
+                guard let text = remaining.popFirst(), let value = Double(text), value >= 0, value.isFinite else {
+                    throw .usage("--fault-scale needs a number of at least 0")
+                }
+                faultScale = value
+            case "--profile":
+                guard let name = remaining.popFirst(), name == "all" || LinkProfile.named(name) != nil else {
+                    throw .usage("--profile needs one of \((Self.profileNames + ["all"]).joined(separator: ", "))")
+                }
+                profiles += name == "all" ? LinkProfile.named : LinkProfile.named(name).map { [$0] } ?? []
             case "--in-flight": inFlight = try count(after: argument)
             case "--seed":
                 guard let text = remaining.popFirst(), let value = UInt64(text) else {
@@ -164,8 +198,19 @@ struct BenchOptions: Equatable {
     /// Unmeasured requests per side before a scenario's rounds (connections, caches, lazy setup).
     var warmupRequests: Int { requests(200) }
 
-    /// The soak's requests: `--requests`, else the issue's 100,000.
-    var soakRequests: Int { requestCap ?? 100_000 }
+    /// The soak's requests: `--requests`, else the issue's 100,000, or 10,000 through a link.
+    var soakRequests: Int { requestCap ?? (profiles.isEmpty ? 100_000 : 10_000) }
+
+    /// The links the soak runs through: `nil` for loopback as it is.
+    var soakLinks: [LinkProfile?] { profiles.isEmpty ? [nil] : profiles.map { $0.withFaults(scaledBy: faultScale) } }
+
+    /// The links the impaired transfers run through.
+    var transferLinks: [LinkProfile] {
+        (profiles.isEmpty ? [.handover] : profiles).map { $0.withFaults(scaledBy: faultScale) }
+    }
+
+    /// MiB of the impaired download (the upload is a quarter of it).
+    var impairedTransferMiB: Int { transferMiB ?? 100 }
 
     /// The soak's requests in flight.
     var soakInFlight: Int { inFlight ?? 64 }

@@ -17,6 +17,9 @@ if options.help {
 if options.serve {
     exit(BenchServer.serve())
 }
+if options.impairedTransfers {
+    exit(ImpairedTransferMode.run(options))
+}
 if options.soak {
     // Blocks this thread; the soak's callbacks run on private queues.
     exit(SoakMode.run(options))

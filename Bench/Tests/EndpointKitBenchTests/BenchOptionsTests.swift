@@ -1,3 +1,4 @@
+import BenchTestServer
 import XCTest
 
 @testable import EndpointKitBench
@@ -24,6 +25,24 @@ final class BenchOptionsTests: XCTestCase {
         XCTAssertEqual(options.warmupRequests, 20)
         XCTAssertEqual(options.transferSizeMiB, 64)
         XCTAssertEqual(try BenchOptions(arguments: ["--quick", "--transfer-mb", "8"]).transferSizeMiB, 8)
+    }
+
+    func testThatProfilesAreTakenByNameOrAllAndShortenTheSoak() throws {
+        let plain = try BenchOptions(arguments: ["--soak"])
+        XCTAssertEqual(plain.soakLinks, [nil])
+        XCTAssertEqual(plain.soakRequests, 100_000)
+        let one = try BenchOptions(arguments: ["--soak", "--profile", "satellite"])
+        XCTAssertEqual(one.soakLinks, [.satellite])
+        XCTAssertEqual(one.soakRequests, 10_000)
+        XCTAssertEqual(try BenchOptions(arguments: ["--soak", "--profile", "all"]).profiles, LinkProfile.named)
+        XCTAssertThrowsError(try BenchOptions(arguments: ["--soak", "--profile", "dial-up"]))
+        let transfers = try BenchOptions(arguments: ["--impaired-transfers"])
+        XCTAssertTrue(transfers.impairedTransfers)
+        XCTAssertEqual(transfers.transferLinks, [.handover])
+        XCTAssertEqual(transfers.impairedTransferMiB, 100)
+        let scaled = try BenchOptions(arguments: ["--soak", "--profile", "slow-mobile", "--fault-scale", "10"])
+        XCTAssertEqual(scaled.soakLinks.first??.resetsPerMebibyte, 5)
+        XCTAssertThrowsError(try BenchOptions(arguments: ["--soak", "--fault-scale", "-1"]))
     }
 
     func testThatNginxIsOffUnlessAsked() throws {

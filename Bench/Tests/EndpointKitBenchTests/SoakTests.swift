@@ -28,6 +28,61 @@ final class SoakTests: XCTestCase {
         try soak(over: .urlSession)
     }
 
+    #if os(Linux)
+    func testThatTheSoakThroughEveryImpairedLinkLosesNothingOverCurlTransport() throws {
+        try impairedSoaks(over: .curl)
+    }
+    #endif
+
+    func testThatTheSoakThroughEveryImpairedLinkLosesNothingOverURLSessionTransport() throws {
+        try impairedSoaks(over: .urlSession)
+    }
+
+    /// The short soak through each named link profile (``LinkProfile/named``) on a clock ten
+    /// times faster, with its resets and stalls made frequent enough (80 per MiB) that a short run
+    /// of about 0.15 MiB meets them: the long versions are `endpointkit-bench --soak --profile all`.
+    private func impairedSoaks(over transport: SoakTransport) throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        SoakRoutes.install(on: server)
+        for profile in LinkProfile.named {
+            // GIVEN the profile between client and server
+            var link = profile.scaled(by: 0.1)
+            link.resetsPerMebibyte = profile.resetsPerMebibyte > 0 ? 80 : 0
+            link.stallsPerMebibyte = profile.stallsPerMebibyte > 0 ? 80 : 0
+            // A half-open connection holds its request until the request's deadline: left to the
+            // bench's long run and to the tests of the impairer and of the classification.
+            link.halfOpensPerMebibyte = 0
+            var settings = SoakSettings(
+                requests: 400, inFlight: 32, seed: Self.seed, transport: transport, baseURL: server.baseURL, link: link)
+            settings.timeLimit = 120
+            settings.warmup = 64  // the process was warmed up by the first profile's run
+            // Generous next to the compressed link (at most a 120 ms round trip) and a slow machine.
+            settings.requestTimeout = 10
+            if Self.isSanitized { settings.residentMemoryBaseToleranceKiB = 1 << 40 }
+
+            // WHEN the soak's requests cross it
+            let report = try SoakRunner.run(settings)
+
+            // THEN every request completed exactly once with an outcome its kind or a fault of the
+            // link explains, and nothing stays registered or open
+            let summary = report.lines.joined(separator: "\n")
+            XCTAssertEqual(report.failures, [], "\(profile.name)\n\(summary)")
+            XCTAssertEqual(report.completions, 400, "\(profile.name)\n\(summary)")
+            XCTAssertEqual(report.duplicates, [], "\(profile.name)\n\(summary)")
+            if profile.resetsPerMebibyte > 0 {
+                XCTAssertGreaterThan(report.link?.statistics.resets ?? 0, 0, "\(profile.name)\n\(summary)")
+            }
+            if profile.stallsPerMebibyte > 0 {
+                XCTAssertGreaterThan(report.link?.statistics.stalls ?? 0, 0, "\(profile.name)\n\(summary)")
+            }
+            if SoakLink.outcomes(of: profile).isEmpty {
+                XCTAssertEqual(report.attributed, [:], "\(profile.name)\n\(summary)")
+            }
+            print(summary)
+        }
+    }
+
     /// Whether this test process runs under the thread or address sanitizer (their runtimes
     /// export these entry points).
     private static let isSanitized: Bool = {

@@ -11,9 +11,16 @@ final class SoakLedger: @unchecked Sendable {
     private var outcomeCounts: [SoakOutcome: Int] = [:]
     private var unexpectedCounts: [String: Int] = [:]
     private var examples: [String: String] = [:]
+    private var attributedCounts: [SoakOutcome: Int] = [:]
+    /// Outcomes an impaired link may cause on any request (``SoakLink/outcomes(of:)``).
+    private let linkOutcomes: Set<SoakOutcome>
 
-    /// A ledger for requests with indexes `0..<requests`.
-    init(requests: Int) { completionsByIndex = Array(repeating: 0, count: requests) }
+    /// A ledger for requests with indexes `0..<requests`; `linkOutcomes` are allowed on any request
+    /// and counted apart (``attributed``).
+    init(requests: Int, linkOutcomes: Set<SoakOutcome> = []) {
+        completionsByIndex = Array(repeating: 0, count: requests)
+        self.linkOutcomes = linkOutcomes
+    }
 
     /// Records a completion of `step`; `detail` (the error) is kept for the first of each
     /// unexpected outcome.
@@ -29,7 +36,10 @@ final class SoakLedger: @unchecked Sendable {
             }
             outcomeCounts[outcome, default: 0] += 1
             let allowed = step.kind.expected.union(step.cancelAfter == nil ? [] : [.cancelled])
-            if !allowed.contains(outcome) {
+            if !allowed.contains(outcome) && linkOutcomes.contains(outcome) {
+                // Coalesced requests share a transfer: one fault may end several of them.
+                if step.kind != .coalesced { attributedCounts[outcome, default: 0] += 1 }
+            } else if !allowed.contains(outcome) {
                 let key = "\(step.kind.rawValue) -> \(outcome)"
                 unexpectedCounts[key, default: 0] += 1
                 if examples[key] == nil { examples[key] = detail() }
@@ -57,6 +67,10 @@ final class SoakLedger: @unchecked Sendable {
 
     /// Outcomes a request's kind does not allow (`kind -> outcome`), with their counts.
     var unexpected: [String: Int] { lock.withLock { unexpectedCounts } }
+
+    /// Outcomes the request's kind does not give but the link may cause, with their counts
+    /// (coalesced requests left out).
+    var attributed: [SoakOutcome: Int] { lock.withLock { attributedCounts } }
 
     /// The error of the first of each unexpected outcome, by `kind -> outcome`.
     var unexpectedExamples: [String: String] { lock.withLock { examples } }

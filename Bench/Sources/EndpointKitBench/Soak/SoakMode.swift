@@ -1,3 +1,4 @@
+import BenchTestServer
 import Foundation
 
 /// `endpointkit-bench --soak`: the soak over each chosen transport against the benchmark server
@@ -17,19 +18,30 @@ enum SoakMode {
         let seed = options.seed ?? UInt64.random(in: 0...UInt64(UInt32.max))
         print("endpointkit-bench --soak --seed \(seed): server pid \(server.processIdentifier) on port \(server.port)")
         var failed = false
-        for transport in options.soakTransports {
-            let settings = SoakSettings(
-                requests: options.soakRequests, inFlight: options.soakInFlight, seed: seed, transport: transport,
-                baseURL: server.baseURL)
-            do {
-                let report = try SoakRunner.run(settings)
-                report.lines.forEach { print($0) }
-                failed = failed || !report.passed
-            } catch {
-                print("soak over \(transport.name): \(error)")
-                failed = true
+        for link in options.soakLinks {
+            for transport in options.soakTransports {
+                failed = !soak(over: transport, through: link, options, seed: seed, server: server) || failed
             }
         }
         return failed ? 1 : 0
+    }
+
+    /// One soak; prints its summary.
+    /// - Returns: whether it passed.
+    private static func soak(
+        over transport: SoakTransport, through link: LinkProfile?, _ options: BenchOptions, seed: UInt64,
+        server: ServerProcess
+    ) -> Bool {
+        let settings = SoakSettings(
+            requests: options.soakRequests, inFlight: options.soakInFlight, seed: seed, transport: transport,
+            baseURL: server.baseURL, link: link)
+        do {
+            let report = try SoakRunner.run(settings)
+            report.lines.forEach { print($0) }
+            return report.passed
+        } catch {
+            print("soak over \(transport.name): \(error)")
+            return false
+        }
     }
 }

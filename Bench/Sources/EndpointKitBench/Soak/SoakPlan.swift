@@ -1,3 +1,4 @@
+import BenchTestServer
 import EndpointKit
 import Foundation
 

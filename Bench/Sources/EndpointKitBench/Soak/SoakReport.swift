@@ -26,6 +26,10 @@ struct SoakReport: Sendable {
     /// Resident memory before, after and at the peak, in KiB (`nil` without `/proc`).
     let residentKiB: (before: Int?, after: Int?, peak: Int?)
     let wallSeconds: Double
+    /// The impaired link between client and server, if there was one.
+    var link: SoakLink? = nil
+    /// Outcomes put down to the link (``SoakLedger/attributed``).
+    var attributed: [SoakOutcome: Int] = [:]
 
     /// The checks that failed, one sentence each; empty when the run passed.
     var failures: [String] {
@@ -56,6 +60,7 @@ struct SoakReport: Sendable {
         {
             failures.append("resident memory grew from \(Format.mebibytes(before)) to \(Format.mebibytes(after)) MiB")
         }
+        if let link { failures += link.failures(attributed: attributed) }
         return failures
     }
 
@@ -98,8 +103,9 @@ struct SoakReport: Sendable {
                 "wall time",
                 "\(Format.fixed(wallSeconds, 1)) s (\(Format.rate(Double(completions) / max(wallSeconds, 1e-9))))",
             ],
-            ["result", passed ? "PASS" : "FAIL"],
         ]
+        if let link { rows += link.rows(attributed: attributed) }
+        rows.append(["result", passed ? "PASS" : "FAIL"])
         rows += failures.map { ["  failed", $0] }
         rows += unexpectedExamples.sorted { $0.key < $1.key }.map { ["  example", "\($0.key): \($0.value)"] }
         return ["soak over \(settings.transport.name)"] + Format.columns(rows).map { "  " + $0 }

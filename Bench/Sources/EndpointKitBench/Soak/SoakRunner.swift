@@ -1,3 +1,4 @@
+import BenchTestServer
 import Dispatch
 import EndpointKit
 import Foundation
@@ -17,18 +18,28 @@ enum SoakRunner {
     /// queue, so any thread may call it, the main thread included.
     /// - Throws: ``BenchError`` if the transport cannot be created.
     static func run(_ settings: SoakSettings) throws(BenchError) -> SoakReport {
+        // The impairer is made before the start is measured, so its listener is not growth.
+        let impairer = try settings.link.map { profile throws(BenchError) in try makeImpairer(profile, settings) }
+        defer { impairer?.stop() }
+        let baseURL = impairer?.baseURL ?? settings.baseURL
         // A warm-up client of its own, gone before the start is measured: one-time state
         // (libcurl's and FoundationNetworking's globals, Dispatch's threads, type metadata) is
         // not growth.
-        _ = try drive(settings, seed: ~settings.seed, requests: settings.warmupRequests)
+        _ = try drive(settings, baseURL: baseURL, seed: ~settings.seed, requests: settings.warmupRequests)
         let fileDescriptorsBefore = settledFileDescriptorCount(
             target: 0, slack: Int(Int32.max), within: settings.settleLimit)
         ProcessMemory.resetPeak()
         let residentBefore = ProcessMemory.currentKiB()
+        let linkBefore = impairer?.statistics
 
         let stopwatch = Stopwatch()
-        let drive = try drive(settings, seed: settings.seed, requests: settings.requests)
+        let drive = try drive(settings, baseURL: baseURL, seed: settings.seed, requests: settings.requests)
         let wallSeconds = stopwatch.wallSeconds
+        let link = impairer.flatMap { impairer in
+            linkBefore.map {
+                SoakLink(profile: impairer.profile, statistics: SoakLink.difference(impairer.statistics, $0))
+            }
+        }
         let peak = ProcessMemory.peakKiB()
 
         let fileDescriptorsAfter = settledFileDescriptorCount(
@@ -42,20 +53,41 @@ enum SoakRunner {
             unexpectedExamples: drive.ledger.unexpectedExamples,
             clientInFlight: drive.clientInFlight, transportActive: drive.transportActive,
             fileDescriptors: (fileDescriptorsBefore, fileDescriptorsAfter),
-            residentKiB: (residentBefore, residentAfter, peak), wallSeconds: wallSeconds)
+            residentKiB: (residentBefore, residentAfter, peak), wallSeconds: wallSeconds, link: link,
+            attributed: drive.ledger.attributed)
+    }
+
+    /// A ``LinkImpairer`` with `profile` in front of the soak's server, seeded with the soak's seed.
+    private static func makeImpairer(
+        _ profile: LinkProfile, _ settings: SoakSettings
+    ) throws(BenchError)
+        -> LinkImpairer
+    {
+        guard let port = settings.baseURL.port.flatMap({ UInt16(exactly: $0) }) else {
+            throw .server("the soak's server URL \(settings.baseURL) has no port")
+        }
+        do {
+            return try LinkImpairer(upstreamPort: port, profile: profile, seed: settings.seed)
+        } catch {
+            throw .server("the link impairer could not start: \(error)")
+        }
     }
 
     /// Sends `requests` requests of the plan of `seed` through a new client, `inFlight` at a
     /// time, waits for their completions and for the client's and the transport's registries to
     /// empty. The client and its transport are released on return.
-    private static func drive(_ settings: SoakSettings, seed: UInt64, requests: Int) throws(BenchError) -> Drive {
+    private static func drive(
+        _ settings: SoakSettings, baseURL: URL, seed: UInt64, requests: Int
+    ) throws(BenchError)
+        -> Drive
+    {
         let transport = try settings.transport.make(connections: settings.inFlight)
-        var configuration = APIClient.Configuration(baseURL: settings.baseURL, transport: transport)
+        var configuration = APIClient.Configuration(baseURL: baseURL, transport: transport)
         configuration.callbackQueue = DispatchQueue(label: "EndpointKitBench.soak.callbacks")
         configuration.timeouts.total = settings.requestTimeout
         let client = APIClient(configuration: configuration)
 
-        let ledger = SoakLedger(requests: requests)
+        let ledger = SoakLedger(requests: requests, linkOutcomes: settings.link.map(SoakLink.outcomes) ?? [])
         // Created empty and then filled: libdispatch traps when a semaphore is freed holding less
         // than its initial value, which is how this one ends (every slot taken back).
         let window = DispatchSemaphore(value: 0)

@@ -1,3 +1,4 @@
+import BenchTestServer
 import Foundation
 
 /// What a soak run does and what it tolerates.
@@ -12,6 +13,9 @@ struct SoakSettings: Sendable {
     var transport: SoakTransport
     /// The test server, with ``SoakRoutes`` installed.
     var baseURL: URL
+    /// The link between client and server: `nil` for loopback as it is, else a ``LinkImpairer``
+    /// with this profile (seeded with ``seed``) in front of the server.
+    var link: LinkProfile?
     /// Open descriptors allowed above the start once the client is gone. The client's connections
     /// are closed by then, so the count should be back exactly; the slack is for descriptors other
     /// code in the process (a test runner, the in-process server's threads finishing) opens or
@@ -42,6 +46,11 @@ struct SoakSettings: Sendable {
         residentMemoryBaseToleranceKiB + requests * transport.retainedBytesPerRequest / 1024
     }
 
-    /// Requests of the warm-up run before the start is measured.
-    var warmupRequests: Int { min(requests, max(256, inFlight * 4)) }
+    /// Requests of the warm-up run before the start is measured; `nil` for the default
+    /// (``warmupRequests``).
+    var warmup: Int?
+
+    /// Requests of the warm-up run before the start is measured: ``warmup``, else enough to open
+    /// every connection a few times over.
+    var warmupRequests: Int { warmup ?? min(requests, max(256, inFlight * 4)) }
 }
