@@ -15,6 +15,9 @@ struct SendOptions: Sendable {
     var reportsProgress = true
     /// What the send site adds to the request's ``APIRequest/sendInfo``.
     var info = SendInfo()
+    /// Where a streamed response body goes (a feature hands it to the transport, see
+    /// ``TransportRequest/bodySink``); `nil` for a send whose body is collected.
+    var bodySink: (any ResponseBodySink)?
 
     static let none = SendOptions()
 }

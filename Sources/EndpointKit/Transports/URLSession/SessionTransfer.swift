@@ -44,6 +44,8 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
     private let hasBody: Bool
     private let download: DownloadTarget?
     private let limit: Int
+    /// The body streamed to the request's sink (SessionBodyStream.swift), if it has one.
+    private let stream: SessionBodyStream?
     /// Starts a new task for a request the transfer resends itself (307/308 with a body on Linux).
     var onFollowUp: (@Sendable (SessionTransfer, URLRequest) -> Void)?
 
@@ -59,6 +61,7 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
         original = request.urlRequest
         redirectPolicy = request.redirectPolicy
         onProgress = request.onProgress
+        stream = request.bodySink.map { SessionBodyStream(sink: $0, limit: request.maximumResponseSize) }
         self.completion = completion
         state = Locked(
             State(writer: ResponseBodyWriter(limit: request.maximumResponseSize, download: request.download)))
@@ -117,9 +120,10 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
             fail(TransportFailure(.badResponse, message: "The response is not an HTTP response."))
             return false
         }
+        let streamed = stream.map { $0.open(http, task: state.withLock { $0.task }) } ?? false
         let outcome = state.withLock { state -> Result<TransferProgress, TransportFailure> in
             do throws(TransportFailure) {
-                try state.writer.begin(ResponseHead(http))
+                if !streamed { try state.writer.begin(ResponseHead(http)) }
             } catch {
                 return .failure(error)
             }
@@ -139,6 +143,10 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
     }
 
     func didReceive(data: Data) {
+        if let stream, stream.isOpen {
+            if let failure = stream.receive(data) { fail(failure) }
+            return
+        }
         let outcome = state.withLock { state -> Result<TransferProgress, TransportFailure>? in
             guard !state.isFinished else { return nil }
             do throws(TransportFailure) {
@@ -229,7 +237,13 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
         }
         switch body {
         case .success(let body):
-            finish(.success(TransportResponse(response: response, data: body.data, fileURL: body.fileURL)))
+            let result = TransportResponse(response: response, data: body.data, fileURL: body.fileURL)
+            // A streamed body ends once the sink has taken what it refused.
+            guard let stream else {
+                finish(.success(result))
+                return
+            }
+            stream.whenDrained { [self] in finish(.success(result)) }
         case .failure(let error):
             finish(.failure(error))
         }
@@ -262,6 +276,7 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
             return (true, timers, state.unregister)
         }
         guard won else { return false }
+        stream?.close()
         for timer in timers { timer.cancel() }
         unregister?()
         completion(result)
