@@ -127,7 +127,8 @@ final class ServerSentEventParserTests: XCTestCase {
         XCTAssertEqual(try events("data: a\ndata: b"), [])
         XCTAssertEqual(try events("data: a\n"), [])
         var parser = ServerSentEventParser()
-        XCTAssertEqual(try parser.parse(Data("data: a\n\nid: 9\nevent: x\ndata: cut".utf8)), [.init(data: "a")])
+        XCTAssertEqual(
+            try parser.parse(Data("data: a\n\nid: 9\nevent: x\ndata: cut\ndata: more".utf8)), [.init(data: "a")])
         parser.finish()
         XCTAssertEqual(parser.lastEventID, "")
         // A new stream after finish: nothing of the cut block survives.
