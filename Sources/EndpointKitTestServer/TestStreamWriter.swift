@@ -68,10 +68,26 @@ public final class TestStreamWriter: Sendable {
     @discardableResult
     public func send(_ text: String) -> Bool { send(Data(text.utf8)) }
 
-    /// Waits `seconds`, or less if the server stops.
-    /// - Returns: `false` if the server is stopping (the body should end).
+    /// Waits `seconds`, or less if the server stops or the client goes away.
+    /// - Returns: `false` if the server is stopping or the client went away (the body should end).
     @discardableResult
-    public func wait(_ seconds: TimeInterval) -> Bool { !stopSignal.wait(seconds: seconds) }
+    public func wait(_ seconds: TimeInterval) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: max(0, seconds))
+        var discard = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let remaining = deadline.timeIntervalSinceNow
+            guard remaining > 0 else { return !state.withLock { $0.isBroken } }
+            let ready = Socket.waitReadable(
+                [fd, stopSignal.readFD], timeoutMilliseconds: Int32(max(1, min(remaining * 1000, 60_000))))
+            if ready[1] { return false }
+            guard ready[0] else { continue }
+            // The client sends nothing while it reads a body: this is its end of the connection.
+            if discard.withUnsafeMutableBytes({ Socket.receive(fd, into: $0) }) <= 0 {
+                state.withLock { $0.isBroken = true }
+                return false
+            }
+        }
+    }
 
     /// Ends the body, when the closure returns, by closing the connection without the
     /// terminating chunk: a stream cut in the middle.
