@@ -63,13 +63,13 @@ final class StreamChannel: BodyStreamSource {
     /// A connection for the next attempt; earlier ones add nothing more.
     /// - Parameter accepts: Whether a response's body is streamed (else it is collected).
     func connect(accepting accepts: @escaping @Sendable (HTTPURLResponse) -> Bool) -> StreamConnection {
-        let (number, lastEventID) = state.withLock { state -> (Int, String) in
+        let (number, lastEventID, reconnectionTime) = state.withLock { state in
             state.connection += 1
             state.connectionFrames = 0
             state.pausedTransfer = nil
-            return (state.connection, state.lastEventID)
+            return (state.connection, state.lastEventID, state.reconnectionTime)
         }
-        let framer = StreamFramer(framing, limit: limit, lastEventID: lastEventID)
+        let framer = StreamFramer(framing, limit: limit, lastEventID: lastEventID, reconnectionTime: reconnectionTime)
         return StreamConnection(channel: self, number: number, framer: framer, accepts: accepts)
     }
 

@@ -50,11 +50,15 @@ struct StreamFramer: Sendable {
     ///   - framing: How to cut.
     ///   - limit: The most bytes a line or an event may hold.
     ///   - lastEventID: Where an event stream resumes.
-    init(_ framing: StreamFraming, limit: Int, lastEventID: String) {
+    ///   - reconnectionTime: The reconnection time an earlier connection of the stream set.
+    init(_ framing: StreamFraming, limit: Int, lastEventID: String, reconnectionTime: TimeInterval?) {
         switch framing {
         case .chunks: state = .chunks
         case .lines: state = .lines(LineSplitter(limit: limit))
-        case .events: state = .events(ServerSentEventParser(lastEventID: lastEventID, maximumEventSize: limit))
+        case .events:
+            state = .events(
+                ServerSentEventParser(
+                    lastEventID: lastEventID, reconnectionTime: reconnectionTime, maximumEventSize: limit))
         }
     }
 
