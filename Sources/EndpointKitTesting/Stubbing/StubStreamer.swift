@@ -19,6 +19,8 @@ final class StubStreamer: @unchecked Sendable {
     private let headers: HTTPHeaders
     private let chunks: [StubStreamChunk]
     private let ending: TransportFailure.Reason?
+    /// The answer when the body is not streamed.
+    private let collected: @Sendable () -> Result<TransportResponse, TransportFailure>
     private let queue = DispatchQueue(label: "EndpointKitTesting.StubStreamer")
     // Queue only.
     private var response: HTTPURLResponse?
@@ -27,8 +29,10 @@ final class StubStreamer: @unchecked Sendable {
 
     init(
         task: CompletionTask, request: TransportRequest, status: Int, headers: HTTPHeaders,
-        chunks: [StubStreamChunk], ending: TransportFailure.Reason?
+        chunks: [StubStreamChunk], ending: TransportFailure.Reason?,
+        collected: @escaping @Sendable () -> Result<TransportResponse, TransportFailure>
     ) {
+        self.collected = collected
         self.task = task
         self.request = request
         self.status = status
@@ -71,17 +75,8 @@ final class StubStreamer: @unchecked Sendable {
         }
         let accepted = request.bodySink?.begin(response) { [weak self] in self?.resume() } ?? false
         guard accepted else {
-            // Not streamed: the whole body, at the end.
-            let body = chunks.reduce(into: Data()) { $0.append($1.data) }
-            let delay = chunks.reduce(0) { $0 + $1.delay }
-            wait(delay) { [self] in
-                if let ending {
-                    task.finish(.failure(endingFailure(ending)))
-                } else {
-                    task.finish(
-                        TransportResponse.make(for: request, status: status, headers: headers.dictionary, body: body))
-                }
-            }
+            // Not streamed: the whole body, once its last piece is due.
+            wait(chunks.reduce(0) { $0 + $1.delay }) { [self] in task.finish(collected()) }
             return
         }
         self.response = response
@@ -92,7 +87,7 @@ final class StubStreamer: @unchecked Sendable {
         guard task.isRunning else { return }
         guard next < chunks.count else {
             if let ending {
-                task.finish(.failure(endingFailure(ending)))
+                task.finish(.failure(TransportFailure(ending, message: "The stubbed stream ended with \(ending).")))
             } else if let response {
                 task.finish(.success(TransportResponse(response: response, data: Data())))
             }
@@ -118,9 +113,5 @@ final class StubStreamer: @unchecked Sendable {
             isPaused = false
             deliver()
         }
-    }
-
-    private func endingFailure(_ reason: TransportFailure.Reason) -> TransportFailure {
-        TransportFailure(reason, message: "The stubbed stream ended with \(reason).")
     }
 }

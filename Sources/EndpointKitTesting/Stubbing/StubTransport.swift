@@ -130,7 +130,8 @@ public final class StubTransport: EndpointAwareTransport, Sendable {
         case .answer(let response):
             if case .stream(let status, let headers, let chunks, let ending) = response.content {
                 StubStreamer(
-                    task: task, request: request, status: status, headers: headers, chunks: chunks, ending: ending
+                    task: task, request: request, status: status, headers: headers, chunks: chunks, ending: ending,
+                    collected: { Self.result(of: response, for: request) }
                 ).start(after: response.delay)
                 return task
             }
@@ -155,7 +156,11 @@ public final class StubTransport: EndpointAwareTransport, Sendable {
                 let message = "The stub fixture for \(request.urlRequest.label) cannot be read at \(url.path): \(error)"
                 return .failure(TransportFailure(.other, message: message, underlyingError: error))
             }
-        case .stream(let status, let headers, let chunks, _):
+        case .stream(let status, let headers, let chunks, let ending):
+            // Not streamed (the request does not, or refused the status): the whole body at once.
+            if let ending {
+                return .failure(TransportFailure(ending, message: "The stubbed stream ended with \(ending)."))
+            }
             let body = chunks.reduce(into: Data()) { $0.append($1.data) }
             return TransportResponse.make(for: request, status: status, headers: headers.dictionary, body: body)
         case .sample:
