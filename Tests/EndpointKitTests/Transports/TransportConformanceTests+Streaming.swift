@@ -118,4 +118,22 @@ extension TransportConformanceTests {
             XCTAssertEqual(streamed.result?.serverFailure?.message, "Not yours")
         }
     }
+
+    func testThatTheSizeCapBoundsARefusedBodyButNotTheStream() throws {
+        try forEachTransport {
+            client = makeClient { $0.maximumResponseSize = 1000 }
+            let lines = (0..<500).map { "line \($0)\n" }
+            server.route("/lines") { _ in .pieces(lines) }
+            let accepted = streamAndWait(LineStream())
+            XCTAssertEqual(accepted.elements.count, 500, "a stream is not bounded, only a line is")
+            XCTAssertEqual(accepted.result?.isSuccess, true)
+            let body = lines.map { Data($0.utf8) }
+            server.route("/lines") { _ in
+                .chunked(status: 500, headers: [], chunks: body, delayBetweenChunks: 0)
+            }
+            let refused = streamAndWait(LineStream())
+            XCTAssertEqual(refused.elements, [])
+            XCTAssertEqual(refused.result?.transportReason, .responseTooLarge(limit: 1000))
+        }
+    }
 }
