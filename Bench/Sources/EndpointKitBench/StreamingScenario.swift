@@ -76,10 +76,10 @@ struct StreamingScenario: Scenario {
         }
         context.progress("  \(mebibytes) MiB as chunks")
         let throughputSides = try await context.measure(
-            [
-                Contender(name: sides[0], run: readBytes(library)), Contender(name: sides[1], run: readBaseline),
-                Contender(name: sides[2], run: readBytes(onURLSession)),
-            ], rounds: options.measuredRounds)
+            zip(sides, [readBytes(library), readBaseline, readBytes(onURLSession)]).map {
+                Contender(name: $0, run: $1)
+            },
+            rounds: options.measuredRounds)
         var throughput = ResultRow.measured(
             self, label: "\(mebibytes) MiB streamed as chunks", maximumRatio: nil, requests: nil,
             sides: throughputSides)
@@ -106,10 +106,9 @@ struct StreamingScenario: Scenario {
         }
         context.progress("  \(count) events")
         let eventSides = try await context.measure(
-            [
-                Contender(name: sides[0], run: readEvents(library)), Contender(name: sides[1], run: eventsBaseline),
-                Contender(name: sides[2], run: readEvents(onURLSession)),
-            ], rounds: options.measuredRounds)
+            zip(sides, [readEvents(library), eventsBaseline, readEvents(onURLSession)]).map {
+                Contender(name: $0, run: $1)
+            }, rounds: options.measuredRounds)
         var events = ResultRow.measured(
             self, label: "\(count) SSE events (~100 B)", maximumRatio: nil, requests: count, sides: eventSides)
         events.note =
@@ -176,23 +175,19 @@ struct StreamingScenario: Scenario {
 
     /// Reads a byte stream, pausing `pause` nanoseconds after each MiB; returns the bytes read.
     private static func read(_ request: BenchBytes, on client: APIClient, pause: UInt64 = 0) async throws -> Int {
-        var total = 0
-        var sincePause = 0
-        for try await chunk in client.stream(request) {
-            total += chunk.count
-            sincePause += chunk.count
-            if pause > 0, sincePause >= 1 << 20 {
-                sincePause -= 1 << 20
-                try await Task.sleep(nanoseconds: pause)
-            }
-        }
-        return total
+        try await count(client.stream(request), pause: pause)
     }
 
     private static func read(_ baseline: URLSessionStreamBaseline, bytes: Int, pause: UInt64 = 0) async throws -> Int {
+        try await count(
+            baseline.chunks("download", query: [URLQueryItem(name: "bytes", value: "\(bytes)")]), pause: pause)
+    }
+
+    private static func count<Chunks: AsyncSequence>(_ chunks: Chunks, pause: UInt64) async throws -> Int
+    where Chunks.Element == Data {
         var total = 0
         var sincePause = 0
-        for try await chunk in baseline.chunks("download", query: [URLQueryItem(name: "bytes", value: "\(bytes)")]) {
+        for try await chunk in chunks {
             total += chunk.count
             sincePause += chunk.count
             if pause > 0, sincePause >= 1 << 20 {
