@@ -36,7 +36,21 @@ final class StubStreamTests: XCTestCase {
         }
     }
 
-    func testThatAStubbedEventStreamFeedsTheCodeThatReadsIt() async {
+    /// Runs `operation` in a Task that is cancelled after `timeout` seconds, so that a stream that
+    /// never ends (a bug) fails the test instead of hanging it.
+    private func bounded<Value: Sendable>(
+        _ timeout: TimeInterval = 10, _ operation: @escaping @Sendable () async throws -> Value
+    ) async throws -> Value {
+        let task = Task { try await operation() }
+        let watchdog = Task {
+            try await Task.sleep(nanoseconds: UInt64(timeout * 1e9))
+            task.cancel()
+        }
+        defer { watchdog.cancel() }
+        return try await task.value
+    }
+
+    func testThatAStubbedEventStreamFeedsTheCodeThatReadsIt() async throws {
         stubs.stub(
             .request(LiveScores.self),
             with: .stream([
@@ -44,14 +58,15 @@ final class StubStreamTests: XCTestCase {
                 .event("2-0", id: "2", event: "score", after: 0.01),
             ]))
         let board = ScoreBoard()
-        await board.follow(on: makeClient(stubs))
+        let client = makeClient(stubs)
+        try await bounded { await board.follow(on: client) }
         let scores = await board.scores
         let failure = await board.failure
         XCTAssertEqual(scores, ["1-0", "2-0"])
         XCTAssertNil(failure)
     }
 
-    func testThatAStubbedEventStreamReconnectsFromItsLastEventID() async {
+    func testThatAStubbedEventStreamReconnectsFromItsLastEventID() async throws {
         stubs.stub(
             .request(LiveScores.self),
             sequence: [
@@ -59,7 +74,8 @@ final class StubStreamTests: XCTestCase {
                 .stream([.event("1-1", id: "2", event: "score")]), .status(204),
             ])
         let board = ScoreBoard()
-        await board.follow(on: makeClient(stubs), LiveScores(reconnection: .default))
+        let client = makeClient(stubs)
+        try await bounded { await board.follow(on: client, LiveScores(reconnection: .default)) }
         let scores = await board.scores
         let failure = await board.failure
         XCTAssertEqual(scores, ["1-0", "1-1"])
@@ -72,29 +88,35 @@ final class StubStreamTests: XCTestCase {
         // Every piece is larger than the request's buffer: each waits until the reader took the last.
         let pieces = (0..<40).map { index in Data(repeating: UInt8(index), count: 100) }
         stubs.stub(.request(Blocks.self), with: .stream(pieces.map { StubStreamChunk($0) }))
-        var received: [Data] = []
-        for try await block in makeClient(stubs).stream(Blocks()) {
-            received.append(block)
-            try await Task.sleep(nanoseconds: 1_000_000)
+        let client = makeClient(stubs)
+        let received = try await bounded {
+            var received: [Data] = []
+            for try await block in client.stream(Blocks()) {
+                received.append(block)
+                try await Task.sleep(nanoseconds: 1_000_000)
+            }
+            return received
         }
         XCTAssertEqual(received, pieces)
     }
 
-    func testThatAStubbedStreamCanBeCut() async {
+    func testThatAStubbedStreamCanBeCut() async throws {
         stubs.stub(
             .request(LiveScores.self), with: .stream([.event("1-0", event: "score")], endingWith: .connectionLost))
         let board = ScoreBoard()
-        await board.follow(on: makeClient(stubs))
+        let client = makeClient(stubs)
+        try await bounded { await board.follow(on: client) }
         let scores = await board.scores
         let failure = await board.failure
         XCTAssertEqual(scores, ["1-0"])
         XCTAssertEqual((failure as? TransportError)?.reason, .connectionLost)
     }
 
-    func testThatAStubbedStreamHonoursTheIdleTimeout() async {
+    func testThatAStubbedStreamHonoursTheIdleTimeout() async throws {
         stubs.stub(.request(LiveScores.self), with: .stream([.event("late", event: "score", after: 5)]))
         let board = ScoreBoard()
-        await board.follow(on: makeClient(stubs), LiveScores(idleTimeout: 0.1))
+        let client = makeClient(stubs)
+        try await bounded { await board.follow(on: client, LiveScores(idleTimeout: 0.1)) }
         let failure = await board.failure
         XCTAssertEqual((failure as? TransportError)?.reason, .timedOut)
         XCTAssertEqual((failure as? TransportError)?.timeoutLimit, .idle)
