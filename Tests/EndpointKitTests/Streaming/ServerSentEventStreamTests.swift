@@ -73,6 +73,35 @@ final class ServerSentEventStreamTests: LoopbackTestCase {
         XCTAssertEqual(lastEventIDs.value.count, 2)
     }
 
+    func testThatCancellingAStreamWaitingToReconnectEndsItAsCancelled() async {
+        routeEvents { _, _ in Self.events("id: 1\ndata: one\n\n") }
+        let client = self.client!
+        let first = expectation(description: "first event")
+        let task = Task { () -> Collected<ServerSentEvent> in
+            var collected = Collected<ServerSentEvent>()
+            do {
+                // The server closes after one event; the stream then waits 5 s to reconnect (once,
+                // so that a cancel that is not heard ends the test, not hangs it).
+                let reconnection = StreamReconnection(delay: 5, maximumReconnects: 1)
+                for try await event in client.stream(EventStream(reconnection: reconnection)) {
+                    collected.elements.append(event)
+                    first.fulfill()
+                }
+            } catch {
+                collected.failure = error
+            }
+            return collected
+        }
+        await fulfillment(of: [first], timeout: 10)
+        try? await Task.sleep(nanoseconds: 50_000_000)
+        task.cancel()
+        let collected = await task.value
+        XCTAssertEqual(collected.elements.map(\.data), ["one"])
+        XCTAssertEqual(collected.transportReason, .cancelled, "\(String(describing: collected.failure))")
+        XCTAssertEqual(lastEventIDs.value, [""], "no reconnection")
+        XCTAssertTrue(client.inFlightRequests.isEmpty)
+    }
+
     func testThatAFirstConnectionThatFailsDoesNotReconnect() async {
         routeEvents { _, _ in .close }
         let collected = await collect(EventStream(), on: client)
