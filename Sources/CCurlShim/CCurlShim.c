@@ -53,6 +53,7 @@ static struct {
     int (*easy_setopt)(void *, int, ...);
     int (*easy_getinfo)(void *, int, ...);
     const char *(*easy_strerror)(int);
+    int (*easy_pause)(void *, int);
     void *(*multi_init)(void);
     int (*multi_cleanup)(void *);
     int (*multi_setopt)(void *, int, ...);
@@ -95,6 +96,7 @@ static void load(void) {
     BIND(easy_setopt, "curl_easy_setopt");
     BIND(easy_getinfo, "curl_easy_getinfo");
     BIND(easy_strerror, "curl_easy_strerror");
+    BIND(easy_pause, "curl_easy_pause");
     BIND(multi_init, "curl_multi_init");
     BIND(multi_cleanup, "curl_multi_cleanup");
     BIND(multi_setopt, "curl_multi_setopt");
@@ -167,6 +169,7 @@ int ek_curl_easy_getinfo_off(void *easy, int info, int64_t *value) { return api.
 int ek_curl_easy_getinfo_pointer(void *easy, int info, void **value) {
     return api.easy_getinfo(easy, info, value);
 }
+int ek_curl_easy_pause(void *easy, int bitmask) { return api.easy_pause(easy, bitmask); }
 const char *ek_curl_easy_strerror(int code) {
     return load_error ? "libcurl is not loaded" : api.easy_strerror(code);
 }

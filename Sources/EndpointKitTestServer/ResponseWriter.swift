@@ -46,6 +46,9 @@ struct ResponseWriter {
             _ = writeChunked(status: status, headers: headers, chunks: chunks, delay: delay, context, thenStall: true)
             return false
 
+        case .streamed(let status, let headers, let body):
+            return writeStreamed(status: status, headers: headers, body: body, context)
+
         case .stall:
             stopSignal.waitForDisconnect(fd)
             return false
@@ -124,6 +127,22 @@ struct ResponseWriter {
             return false
         }
         return Socket.sendAll(fd, Array("0\r\n\r\n".utf8)) && keepAlive
+    }
+
+    private func writeStreamed(
+        status: Int, headers: [(String, String)], body: @Sendable (TestStreamWriter) -> Void, _ context: Context
+    ) -> Bool {
+        let keepAlive = context.keepAlive && !Self.closeRequested(headers)
+        guard !HTTPStatus.forbidsBody(status), !context.isHead, !context.isHTTP10 else {
+            _ = Socket.sendAll(fd, head(status: status, headers: headers, extra: [], keepAlive: false, context))
+            return false
+        }
+        let framing = Self.has(headers, "Transfer-Encoding") ? [] : [("Transfer-Encoding", "chunked")]
+        guard Socket.sendAll(fd, head(status: status, headers: headers, extra: framing, keepAlive: keepAlive, context))
+        else { return false }
+        let writer = TestStreamWriter(fd: fd, stopSignal: stopSignal)
+        body(writer)
+        return writer.finish(keepAlive: keepAlive)
     }
 
     /// The status line and header block, ending with the empty line.

@@ -21,6 +21,12 @@ public enum TestResponse: Sendable {
     /// does, then stalls without ending the body (until the server stops or the client
     /// disconnects): a transfer that moved, then stopped.
     case chunkedThenStall(status: Int, headers: [(String, String)], chunks: [Data], delayBetweenChunks: TimeInterval)
+    /// Sends status and headers, then a chunked body that `body` writes as it goes (see
+    /// ``TestStreamWriter``): a slow producer, an endless feed, a stream cut in the middle. The
+    /// closure runs on the connection's thread and may block.
+    ///
+    /// For `HEAD`, a 1xx, 204 or 304 status, or an HTTP/1.0 client, only the head is sent.
+    case streamed(status: Int, headers: [(String, String)], body: @Sendable (TestStreamWriter) -> Void)
     /// Reads the request and never answers (until the server stops or the client disconnects).
     case stall
     /// Sends the status line and headers (with the given Content-Length), then stalls without

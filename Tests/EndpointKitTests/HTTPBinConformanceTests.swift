@@ -168,4 +168,27 @@ final class HTTPBinConformanceTests: XCTestCase {
             XCTAssertEqual(bin.files?["large"]?.count, 200_000, "\(method)")
         }
     }
+
+    func testThatStreamedLinesDecodeAsNDJSONAndADripArrivesWhole() async throws {
+        struct Line: Decodable, Sendable {
+            let id: Int
+            let url: String
+        }
+        struct Lines: StreamingRequest {
+            var path: RequestPath { "/stream/5" }
+            var format: StreamFormat<Line> { .ndjson(Line.self) }
+        }
+        struct Drip: StreamingRequest {
+            var path: RequestPath { "/drip" }
+            var parameters: RequestParameters { .query(["numbytes": 10, "duration": 0.5, "delay": 0]) }
+            var format: StreamFormat<Data> { .chunks }
+        }
+        var lines: [Line] = []
+        for try await line in client.stream(Lines()) { lines.append(line) }
+        XCTAssertEqual(lines.map(\.id), [0, 1, 2, 3, 4])
+        XCTAssertTrue(lines.allSatisfy { $0.url.hasSuffix("/stream/5") })
+        var dripped = Data()
+        for try await chunk in client.stream(Drip()) { dripped.append(chunk) }
+        XCTAssertEqual(dripped, Data(repeating: UInt8(ascii: "*"), count: 10))
+    }
 }

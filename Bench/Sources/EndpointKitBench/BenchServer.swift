@@ -43,6 +43,7 @@ enum BenchServer {
                 delayBetweenChunks: 0)
         }
         SoakRoutes.install(on: server)
+        StreamRoutes.install(on: server)
         FileHandle.standardOutput.write(Data("\(portPrefix)\(server.port)\n".utf8))
         _ = FileHandle.standardInput.readDataToEndOfFile()
         server.stop()

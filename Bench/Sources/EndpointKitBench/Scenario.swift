@@ -26,6 +26,7 @@ enum ScenarioCatalog {
         CacheScenario(),
         ScaleScenario(),
         CoreScenario(),
+        StreamingScenario(),
     ]
 
     /// The names `--scenario` accepts, in order.

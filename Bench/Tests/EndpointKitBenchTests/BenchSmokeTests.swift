@@ -45,7 +45,7 @@ final class BenchSmokeTests: XCTestCase {
         ])
 
         // THEN its JSON has a row for every scenario of the issue, and for the bench's own (7, the
-        // client core)
+        // client core; 8, streamed responses)
         let rows = try XCTUnwrap(report["rows"] as? [[String: Any]])
         var statuses: [Int: Set<String>] = [:]
         for row in rows {
@@ -56,7 +56,7 @@ final class BenchSmokeTests: XCTestCase {
             statuses,
             [
                 1: ["measured"], 2: ["measured"], 3: ["measured"], 4: ["measured"], 5: ["measured"], 6: ["measured"],
-                7: ["measured"],
+                7: ["measured"], 8: ["measured"],
             ])
         for row in rows where row["status"] as? String == "measured" {
             XCTAssertNotNil(row["ratio"], "\(row)")
@@ -80,6 +80,12 @@ final class BenchSmokeTests: XCTestCase {
             XCTAssertNotNil(perRequest["baselineMicroseconds"] as? Double, "\(row)")
             XCTAssertNotNil(perRequest["overheadMicroseconds"] as? Double, "\(row)")
         }
+        // Scenario 8: first event, chunks, events, and the slow reader's RSS growth.
+        let streamRows = rows.filter { $0["scenario"] as? Int == 8 }
+        XCTAssertEqual(streamRows.count, 4)
+        let slowReader = try XCTUnwrap(streamRows.last)
+        XCTAssertNotNil((slowReader["endpointKit"] as? [String: Any])?["peakGrowthKiB"] as? Int, "\(slowReader)")
+        XCTAssertEqual(slowReader["bytes"] as? Int, 16 << 20)
         let server = try XCTUnwrap(report["server"] as? [String: Any])
         let capacity = try XCTUnwrap(server["capacity"] as? [[String: Any]])
         XCTAssertEqual(capacity.count, 2)

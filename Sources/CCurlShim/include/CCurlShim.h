@@ -50,6 +50,8 @@ int ek_curl_easy_getinfo_long(void *_Nonnull easy, int info, long *_Nonnull valu
 int ek_curl_easy_getinfo_off(void *_Nonnull easy, int info, int64_t *_Nonnull value);
 int ek_curl_easy_getinfo_pointer(void *_Nonnull easy, int info, void *_Nullable *_Nonnull value);
 const char *_Nonnull ek_curl_easy_strerror(int code);
+/// curl_easy_pause: `bitmask` 0 resumes (CURLPAUSE_CONT). Call it on the thread driving the transfer.
+int ek_curl_easy_pause(void *_Nonnull easy, int bitmask);
 
 void *_Nullable ek_curl_multi_init(void);
 int ek_curl_multi_cleanup(void *_Nonnull multi);

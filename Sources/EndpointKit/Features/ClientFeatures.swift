@@ -2,13 +2,16 @@ import Foundation
 
 extension APIClient.Configuration {
     /// The features a client assembles from this configuration, once, in the order their stages
-    /// run on the way out (see ``RequestStage``): a download resumes its partial file, the cache
-    /// may answer, the connectivity monitor may fail fast, interceptors adapt and then decide
-    /// retries before the retrier, plugins hear what is really sent, and coalescing shares the
-    /// transfer. A feature that is not configured is not in the list.
+    /// run on the way out (see ``RequestStage``): a download resumes its partial file, a stream
+    /// gets its body sink (and stops retries once it delivered an element), the cache may answer,
+    /// the connectivity monitor may fail fast, interceptors adapt and then decide retries before
+    /// the retrier, plugins hear what is really sent, and coalescing shares the transfer. A
+    /// feature that is not configured is not in the list.
     /// - Parameter sender: The client's transport, for the features that stand in front of it.
     func makeFeatures(sender: any AttemptSender) -> [any ClientFeature] {
-        var features: [any ClientFeature] = [DownloadFeature(folder: partialDownloadsDirectory)]
+        var features: [any ClientFeature] = [
+            DownloadFeature(folder: partialDownloadsDirectory), StreamingFeature(validation: validation),
+        ]
         if let cache { features.append(CacheFeature(cache: cache, defaultPolicy: cachePolicy)) }
         if failsFastWhenOffline, let connectivity {
             features.append(OfflineFeature(stage: OfflineStage(monitor: connectivity)))

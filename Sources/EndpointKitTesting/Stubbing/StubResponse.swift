@@ -11,12 +11,14 @@ import Foundation
 /// .fixture(URL(fileURLWithPath: "Fixtures/user.json"))
 /// .failure(.notConnected)
 /// .delayed(0.5, .json("[]"))
+/// .stream([.event("hi", id: "1"), .event("there", id: "2", after: 0.1)])
 /// .sample                                  // the endpoint's SampleResponseProviding answer
 /// ```
 public struct StubResponse: Sendable, CustomStringConvertible {
     enum Content: Sendable {
         case http(status: Int, headers: HTTPHeaders, body: Data)
         case file(URL, status: Int, headers: HTTPHeaders)
+        case stream(status: Int, headers: HTTPHeaders, chunks: [StubStreamChunk], ending: TransportFailure.Reason?)
         case failure(TransportFailure)
         case sample(name: String?)
     }
@@ -108,6 +110,37 @@ public struct StubResponse: Sendable, CustomStringConvertible {
         StubResponse(.file(url, status: status, headers: withContentType(contentType(of: url), headers)))
     }
 
+    /// A response whose body arrives in pieces, each after its delay: what a
+    /// ``StreamingRequest`` reads its elements from, so that code consuming a stream can be tested
+    /// without a server. The pieces honour the request's back-pressure (a full buffer holds the
+    /// next piece back) and its idle and total timeouts. A request that does not stream gets the
+    /// whole body at the end, as does a status the request does not accept.
+    ///
+    /// ```swift
+    /// stubs.stub(.request(LiveScores.self), with: .stream([.event("1-0", id: "1"), .event("2-0", id: "2", after: 0.1)]))
+    /// ```
+    ///
+    /// An event stream reconnects when the body ends (as it would from a server): give the
+    /// request ``StreamReconnection/never``, or stub a sequence ending with `.status(204)`.
+    /// - Parameters:
+    ///   - chunks: The pieces, in order.
+    ///   - status: The HTTP status; 200 by default.
+    ///   - headers: Response headers. `Content-Type: text/event-stream` when none is given and a
+    ///     piece looks like an event (starts with `data:`, `event:`, `id:` or `retry:`).
+    ///   - failure: How the body ends: `nil` (the default) completely, or with a transport failure
+    ///     of this reason after the last piece (`.connectionLost` for a cut stream).
+    public static func stream(
+        _ chunks: [StubStreamChunk], status: Int = 200, headers: HTTPHeaders = HTTPHeaders(),
+        endingWith failure: TransportFailure.Reason? = nil
+    ) -> StubResponse {
+        let looksLikeEvents = chunks.first.map { chunk in
+            ["data:", "event:", "id:", "retry:"].contains { chunk.data.starts(with: Data($0.utf8)) }
+        }
+        let type = looksLikeEvents == true ? "text/event-stream" : "application/octet-stream"
+        return StubResponse(
+            .stream(status: status, headers: withContentType(type, headers), chunks: chunks, ending: failure))
+    }
+
     /// A transport error instead of a response.
     public static func failure(_ error: TransportFailure) -> StubResponse { StubResponse(.failure(error)) }
 
@@ -139,6 +172,9 @@ public struct StubResponse: Sendable, CustomStringConvertible {
         switch content {
         case .http(let status, _, let body): return prefix + "\(status), \(body.count) bytes"
         case .file(let url, let status, _): return prefix + "\(status), file \(url.path)"
+        case .stream(let status, _, let chunks, let ending):
+            let end = ending.map { ", then \($0)" } ?? ""
+            return prefix + "\(status), stream of \(chunks.count) chunks\(end)"
         case .failure(let error): return prefix + "transport error (\(error.reason))"
         case .sample(let name): return prefix + (name.map { "sample \"\($0)\"" } ?? "sample")
         }

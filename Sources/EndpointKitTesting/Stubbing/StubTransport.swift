@@ -128,6 +128,13 @@ public final class StubTransport: EndpointAwareTransport, Sendable {
         case .noMatch(let message):
             task.finish(after: 0, timeouts: nil) { .failure(TransportFailure(.other, message: message)) }
         case .answer(let response):
+            if case .stream(let status, let headers, let chunks, let ending) = response.content {
+                StubStreamer(
+                    task: task, request: request, status: status, headers: headers, chunks: chunks, ending: ending,
+                    collected: { Self.result(of: response, for: request) }
+                ).start(after: response.delay)
+                return task
+            }
             task.finish(after: response.delay, timeouts: request.timeouts) { Self.result(of: response, for: request) }
         }
         return task
@@ -149,6 +156,13 @@ public final class StubTransport: EndpointAwareTransport, Sendable {
                 let message = "The stub fixture for \(request.urlRequest.label) cannot be read at \(url.path): \(error)"
                 return .failure(TransportFailure(.other, message: message, underlyingError: error))
             }
+        case .stream(let status, let headers, let chunks, let ending):
+            // Not streamed (the request does not, or refused the status): the whole body at once.
+            if let ending {
+                return .failure(TransportFailure(ending, message: "The stubbed stream ended with \(ending)."))
+            }
+            let body = chunks.reduce(into: Data()) { $0.append($1.data) }
+            return TransportResponse.make(for: request, status: status, headers: headers.dictionary, body: body)
         case .sample:
             // The registry resolves samples before answering; this is only reached if it did not.
             return .failure(

@@ -15,6 +15,13 @@ struct SendOptions: Sendable {
     var reportsProgress = true
     /// What the send site adds to the request's ``APIRequest/sendInfo``.
     var info = SendInfo()
+    /// Where a streamed response body goes, for a send whose body is not collected; a feature
+    /// gives each attempt's transport its ``TransportRequest/bodySink``.
+    var bodyStream: (any BodyStreamSource)?
 
     static let none = SendOptions()
 }
+
+/// The destination of a send's streamed response bodies, attempt after attempt (see
+/// ``SendOptions/bodyStream``): opaque to the core, which only carries it to the features.
+protocol BodyStreamSource: AnyObject, Sendable {}

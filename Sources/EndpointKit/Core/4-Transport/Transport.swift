@@ -67,6 +67,9 @@ public struct TransportRequest: Sendable {
     public var bodyFile: URL?
     /// Where a successful (2xx) response body is written instead of memory.
     public var download: DownloadTarget?
+    /// Where an accepted response body goes as it arrives, with back-pressure, instead of being
+    /// collected; `nil` (collect it) by default. See ``ResponseBodySink``.
+    public var bodySink: (any ResponseBodySink)?
     /// Called with each change in bytes sent or received, on any thread.
     public var onProgress: (@Sendable (TransferProgress) -> Void)?
     /// How redirects are followed.

@@ -106,7 +106,8 @@ struct CacheFeature: ClientFeature {
     func stage<Request: APIRequest>(for request: Request, options: SendOptions) -> (any RequestStage)? {
         let policy = request.cachePolicy ?? defaultPolicy
         let method = request.method
-        guard policy.cacheableMethods.contains(method) else { return nil }
+        // A streamed body is never stored, nor answered from the cache.
+        guard policy.cacheableMethods.contains(method), options.bodyStream == nil else { return nil }
         return CacheStage(cache: cache, policy: policy, mode: options.cacheMode ?? policy.mode, method: method)
     }
 }

@@ -9,12 +9,13 @@ import FoundationNetworking
 ///
 /// Two requests are identical when they come from the same endpoint type and have the same
 /// method, URL, header fields, body, timeouts and size cap; requests with a body file, a body
-/// stream or a download target never share. (The endpoint type is part of it so that test doubles
-/// answering by endpoint, such as `StubTransport`, see every endpoint they are asked for.) Every
-/// caller keeps its own pipeline (plugins, validation, decoding, retries) and its own completion:
-/// only the bytes on the wire are shared. A caller that cancels leaves the transfer to the others;
-/// the transfer itself is cancelled only when every caller has cancelled. Once a transfer has
-/// completed, the next identical request starts a new one (nothing is cached).
+/// stream, a download target or a streamed response never share. (The endpoint type is part of
+/// it so that test doubles answering by endpoint, such as `StubTransport`, see every endpoint
+/// they are asked for.) Every caller keeps its own pipeline (plugins, validation, decoding,
+/// retries) and its own completion: only the bytes on the wire are shared. A caller that cancels
+/// leaves the transfer to the others; the transfer itself is cancelled only when every caller has
+/// cancelled. Once a transfer has completed, the next identical request starts a new one (nothing
+/// is cached).
 ///
 /// Most requests never meet an identical one, so a request costs one lock and one table entry
 /// under its address (endpoint type, method, URL); headers and bodies are compared only when
@@ -43,7 +44,9 @@ final class RequestCoalescer: AttemptSender, RequestStage {
         _ request: TransportRequest, for endpoint: Request,
         completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
     ) -> any TransportTask {
-        guard request.bodyFile == nil, request.download == nil, let url = request.urlRequest.url else {
+        guard request.bodyFile == nil, request.download == nil, request.bodySink == nil,
+            let url = request.urlRequest.url
+        else {
             return next.send(request, for: endpoint, completion: completion)
         }
         let address = Address(endpoint: ObjectIdentifier(Request.self), method: endpoint.method, url: url)

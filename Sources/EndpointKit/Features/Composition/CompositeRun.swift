@@ -5,9 +5,9 @@ final class CompositeRun: Sendable {
     let handle: RequestHandle
     private let client: APIClient
 
-    init(client: APIClient, endpoint: String) {
+    init(client: APIClient, endpoint: String, tag: String? = nil) {
         self.client = client
-        handle = RequestHandle(endpoint: endpoint)
+        handle = RequestHandle(tag: tag, endpoint: endpoint)
     }
 
     /// Registers the handle. `onCancel` runs once if the handle is cancelled before it completes;

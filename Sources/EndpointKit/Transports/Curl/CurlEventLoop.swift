@@ -16,6 +16,8 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
         var added: [CurlTransfer] = []
         var discarded: [CurlTransfer] = []
         var jobs: [UnownedJob] = []
+        /// Transfers whose body sink asked to read again.
+        var resumed: [CurlTransfer] = []
         var stopping = false
         var stopped = false
         /// Whether the loop is waiting (or about to) in `curl_multi_poll` and needs a wake-up.
@@ -104,6 +106,11 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
         post { $0.discarded.append(transfer) }
     }
 
+    /// Asks the loop to resume a transfer its body sink paused.
+    func resume(_ transfer: CurlTransfer) {
+        post { $0.resumed.append(transfer) }
+    }
+
     /// Stops the loop: unfinished transfers complete with `cancelled`, connections close.
     func stop() {
         post { $0.stopping = true }
@@ -152,11 +159,16 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
                     inbox.added = []
                     inbox.discarded = []
                     inbox.jobs = []
+                    inbox.resumed = []
                 }
-                return (added: inbox.added, discarded: inbox.discarded, jobs: inbox.jobs, stopping: inbox.stopping)
+                return (
+                    added: inbox.added, discarded: inbox.discarded, jobs: inbox.jobs, resumed: inbox.resumed,
+                    stopping: inbox.stopping
+                )
             }
             for transfer in work.added { add(transfer) }
             for transfer in work.discarded { remove(transfer) }
+            for transfer in work.resumed where active[transfer.easy] === transfer { transfer.resumeStream() }
             if work.stopping {
                 shutDown(pendingJobs: work.jobs)
                 return
@@ -180,7 +192,9 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
             sweepIdleTransfers()
             // Work that arrived meanwhile is taken at once; otherwise wait for sockets or a post.
             mayWait = inbox.withLock { inbox in
-                guard inbox.added.isEmpty, inbox.discarded.isEmpty, inbox.jobs.isEmpty, !inbox.stopping else {
+                guard inbox.added.isEmpty, inbox.discarded.isEmpty, inbox.jobs.isEmpty, inbox.resumed.isEmpty,
+                    !inbox.stopping
+                else {
                     return false
                 }
                 inbox.isWaiting = true

@@ -33,7 +33,7 @@ extension CurlTransfer {
             }
             let response = try makeResponse()
             lastActivity = DispatchTime.now().uptimeNanoseconds
-            try writer.begin(response)
+            if !openStream(response) { try writer.begin(response) }
             self.response = response
             progress.bytesReceived = writer.received
             progress.totalBytesToReceive = writer.expectedTotal
@@ -50,6 +50,7 @@ extension CurlTransfer {
         if case .follow = redirectStep { return bytes.count }
         guard receiveFailure == nil else { return 0 }
         guard !bytes.isEmpty else { return 0 }
+        if let stream, stream.isOpen { return deliver(bytes, to: stream) }
         do throws(TransportFailure) {
             try writer.append(bytes)
         } catch {
@@ -80,7 +81,7 @@ extension CurlTransfer {
     /// transfer about four times a second (and never in between, so a transfer that moves costs
     /// nothing). `nil` while bytes move or the limit has not run out.
     func idleFailure(at now: UInt64) -> TransportFailure? {
-        guard idleLimit > 0 else { return nil }
+        guard idleLimit > 0, stream?.isPaused != true else { return nil }
         var received: Int64 = 0
         var sent: Int64 = 0
         _ = ek_curl_easy_getinfo_off(easy, CurlOption.Info.sizeDownload, &received)

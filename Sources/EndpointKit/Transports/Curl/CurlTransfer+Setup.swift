@@ -29,7 +29,7 @@ extension CurlTransfer {
         options.set(CurlOption.acceptEncoding, "")
         options.set(CurlOption.httpVersion, CurlOption.Value.http2OverTLS)
         options.set(CurlOption.errorBuffer, UnsafeRawPointer(errorBuffer))
-        if download == nil { options.set(CurlOption.maxFileSizeLarge, Int64(limit)) }
+        if download == nil, stream == nil { options.set(CurlOption.maxFileSizeLarge, Int64(limit)) }
         if remaining != Int.max { options.set(CurlOption.timeoutMilliseconds, remaining) }
         // Without a connect limit of its own, libcurl's default (300 s) or the total deadline applies.
         if let connect = timeouts.connectLimit {

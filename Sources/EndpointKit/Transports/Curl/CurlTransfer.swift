@@ -65,6 +65,8 @@ final class CurlTransfer: TransportTask, @unchecked Sendable {
     /// Why receiving stopped, if it did.
     @exclusivity(unchecked) var receiveFailure: TransportFailure?
     @exclusivity(unchecked) var progress = TransferProgress()
+    /// The body streamed to the request's sink (CurlTransfer+Streaming.swift), if it has one.
+    let stream: CurlBodyStream?
 
     private var isReleased = false
     private let finished = Atomic(false)
@@ -89,6 +91,7 @@ final class CurlTransfer: TransportTask, @unchecked Sendable {
         limit = request.maximumResponseSize
         redirectPolicy = request.redirectPolicy
         download = request.download
+        stream = request.bodySink.map { CurlBodyStream(sink: $0, loop: loop) }
         onProgress = request.onProgress
         writer = ResponseBodyWriter(limit: request.maximumResponseSize, download: request.download)
         timeouts = request.timeouts

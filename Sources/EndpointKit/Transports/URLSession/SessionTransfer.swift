@@ -45,6 +45,8 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
     private let hasBody: Bool
     private let download: DownloadTarget?
     private let limit: Int
+    /// The body streamed to the request's sink (SessionBodyStream.swift), if it has one.
+    private let stream: SessionBodyStream?
     /// Starts a new task for a request the transfer resends itself (307/308 with a body on Linux).
     var onFollowUp: (@Sendable (SessionTransfer, URLRequest) -> Void)?
 
@@ -60,6 +62,7 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
         original = request.urlRequest
         redirectPolicy = request.redirectPolicy
         onProgress = request.onProgress
+        stream = request.bodySink.map { SessionBodyStream(sink: $0, limit: request.maximumResponseSize) }
         self.completion = completion
         state = Locked(
             State(writer: ResponseBodyWriter(limit: request.maximumResponseSize, download: request.download)))
@@ -119,9 +122,10 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
             fail(TransportFailure(.badResponse, message: "The response is not an HTTP response."))
             return false
         }
+        let streamed = stream.map { $0.open(http, task: state.withLock { $0.task }) } ?? false
         let outcome = state.withLock { state -> Result<TransferProgress, TransportFailure> in
             do throws(TransportFailure) {
-                try state.writer.begin(ResponseHead(http))
+                if !streamed { try state.writer.begin(ResponseHead(http)) }
             } catch {
                 return .failure(error)
             }
@@ -142,6 +146,10 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
     }
 
     func didReceive(data: Data) {
+        if let stream, stream.isOpen {
+            if let failure = stream.receive(data) { fail(failure) }
+            return
+        }
         let outcome = state.withLock { state -> Result<TransferProgress, TransportFailure>? in
             guard !state.isFinished else { return nil }
             do throws(TransportFailure) {
@@ -240,7 +248,13 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
         case .success(let body):
             let head = ResponseHead(response)
             head.metrics = state.withLock { $0.clock.metrics(redirectCount: $0.redirects) }
-            finish(.success(TransportResponse(head: head, data: body.data, fileURL: body.fileURL)))
+            let result = TransportResponse(head: head, data: body.data, fileURL: body.fileURL)
+            // A streamed body ends once the sink has taken what it refused.
+            guard let stream else {
+                finish(.success(result))
+                return
+            }
+            stream.whenDrained { [self] in finish(.success(result)) }
         case .failure(let error):
             finish(.failure(error))
         }
@@ -273,6 +287,7 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
             return (true, timers, state.unregister)
         }
         guard won else { return false }
+        stream?.close()
         for timer in timers { timer.cancel() }
         unregister?()
         completion(result)

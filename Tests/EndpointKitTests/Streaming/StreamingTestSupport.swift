@@ -1,0 +1,83 @@
+import EndpointKit
+import EndpointKitTestServer
+import Foundation
+import XCTest
+
+// Streaming endpoints and helpers shared by the streaming tests.
+
+struct LineStream: StreamingRequest {
+    var path: RequestPath = "/lines"
+    var bufferSize = 1 << 20
+    var format: StreamFormat<String> { .lines }
+}
+
+struct ChunkStream: StreamingRequest {
+    var path: RequestPath = "/bytes"
+    var bufferSize = 1 << 20
+    var format: StreamFormat<Data> { .chunks }
+}
+
+struct ItemStream: StreamingRequest {
+    var path: RequestPath = "/items"
+    var format: StreamFormat<Item> { .ndjson(Item.self) }
+}
+
+struct EventStream: StreamingRequest {
+    var path: RequestPath = "/events"
+    var reconnection = StreamReconnection(delay: 0.01)
+    var format: StreamFormat<ServerSentEvent> { .serverSentEvents }
+}
+
+/// What an async loop over a stream collected, and how it ended.
+struct Collected<Element: Sendable>: Sendable {
+    var elements: [Element] = []
+    var failure: (any Error)?
+
+    var serverFailure: ServerFailure? { failure as? ServerFailure }
+    var transportReason: TransportError.Reason? { (failure as? TransportError)?.reason }
+}
+
+extension XCTestCase {
+    /// Iterates `request`'s stream on `client` until it ends, `limit` elements came, or
+    /// `timeout` passes (then the Task is cancelled and the failure says so).
+    func collect<Request: StreamingRequest>(
+        _ request: Request, on client: APIClient, limit: Int = .max, timeout: TimeInterval = 20,
+        onElement: (@Sendable (Request.Element) -> Void)? = nil
+    ) async -> Collected<Request.Element> {
+        let task = Task { () -> Collected<Request.Element> in
+            var collected = Collected<Request.Element>()
+            do {
+                for try await element in client.stream(request) {
+                    collected.elements.append(element)
+                    onElement?(element)
+                    if collected.elements.count >= limit { break }
+                }
+            } catch {
+                collected.failure = error
+            }
+            return collected
+        }
+        let watchdog = Task {
+            try await Task.sleep(nanoseconds: UInt64(timeout * 1e9))
+            task.cancel()
+        }
+        let collected = await task.value
+        watchdog.cancel()
+        return collected
+    }
+}
+
+extension TestResponse {
+    /// A chunked 200 of `pieces` sent `delay` seconds apart, optionally cut instead of ended.
+    static func pieces(
+        _ pieces: [String], contentType: String = "text/plain", delay: TimeInterval = 0, cut: Bool = false
+    ) -> TestResponse {
+        .streamed(status: 200, headers: [("Content-Type", contentType)]) { body in
+            for (index, piece) in pieces.enumerated() {
+                if index > 0, delay > 0, !body.wait(delay) { return }
+                guard body.send(piece) else { return }
+            }
+            if cut { body.cut() }
+        }
+    }
+}
