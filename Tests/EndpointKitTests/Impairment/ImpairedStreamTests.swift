@@ -23,27 +23,6 @@ final class ImpairedStreamTests: TransportTestCase {
         }
     }
 
-    /// Streams `request` through the closure API, waiting (bounded) for the completion.
-    private func streamAndWait<Request: StreamingRequest>(
-        _ request: Request, onElement: (@Sendable (Request.Element) -> Void)? = nil
-    ) -> (elements: [Request.Element], result: APIResult<StreamSummary>?) {
-        let elements = Locked<[Request.Element]>([])
-        let result = Locked<APIResult<StreamSummary>?>(nil)
-        let done = expectation(description: "stream end")
-        client.stream(
-            request,
-            onElement: { element in
-                elements.withLock { $0.append(element) }
-                onElement?(element)
-            },
-            completion: { outcome in
-                result.value = outcome
-                done.fulfill()
-            })
-        wait(for: [done], timeout: 60)
-        return (elements.value, result.value)
-    }
-
     func testThatJitterAndTinyPiecesNeitherReorderNorLoseStreamedLines() throws {
         // GIVEN a link with jitter that forwards at most 13 bytes a write, so lines and UTF-8
         // characters are split between reads

@@ -67,6 +67,29 @@ extension XCTestCase {
     }
 }
 
+extension TransportTestCase {
+    /// Streams `request` through the closure API on `client`, waiting (bounded) for the completion.
+    func streamAndWait<Request: StreamingRequest>(
+        _ request: Request, timeout: TimeInterval = 60, onElement: (@Sendable (Request.Element) -> Void)? = nil
+    ) -> (elements: [Request.Element], result: APIResult<StreamSummary>?) {
+        let elements = Locked<[Request.Element]>([])
+        let result = Locked<APIResult<StreamSummary>?>(nil)
+        let done = expectation(description: "stream end")
+        client.stream(
+            request,
+            onElement: { element in
+                elements.withLock { $0.append(element) }
+                onElement?(element)
+            },
+            completion: { outcome in
+                result.value = outcome
+                done.fulfill()
+            })
+        wait(for: [done], timeout: timeout)
+        return (elements.value, result.value)
+    }
+}
+
 extension TestResponse {
     /// A chunked 200 of `pieces` sent `delay` seconds apart, optionally cut instead of ended.
     static func pieces(

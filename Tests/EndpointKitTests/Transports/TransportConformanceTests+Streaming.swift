@@ -10,27 +10,6 @@ import FoundationNetworking
 /// Streaming requests through each transport: elements as they arrive, every event-stream
 /// parsing rule over the wire, reconnection, a cut stream and a refused one.
 extension TransportConformanceTests {
-    /// Streams `request` through the closure API, waiting (bounded) for the completion.
-    private func streamAndWait<Request: StreamingRequest>(
-        _ request: Request, onElement: (@Sendable (Request.Element) -> Void)? = nil
-    ) -> (elements: [Request.Element], result: APIResult<StreamSummary>?) {
-        let elements = Locked<[Request.Element]>([])
-        let result = Locked<APIResult<StreamSummary>?>(nil)
-        let done = expectation(description: "stream end")
-        client.stream(
-            request,
-            onElement: { element in
-                elements.withLock { $0.append(element) }
-                onElement?(element)
-            },
-            completion: { outcome in
-                result.value = outcome
-                done.fulfill()
-            })
-        wait(for: [done], timeout: 30)
-        return (elements.value, result.value)
-    }
-
     func testThatStreamElementsArriveWhileTheBodyIsStillComing() throws {
         try forEachTransport {
             let firstArrived = DispatchSemaphore(value: 0)
