@@ -59,7 +59,7 @@ enum ImpairedTransferMode {
         let size = options.impairedTransferMiB << 20
         print(
             "endpointkit-bench --impaired-transfers --seed \(seed): \(options.impairedTransferMiB) MiB down, "
-                + "\(options.impairedTransferMiB / 4) MiB up")
+                + "\(Format.mebibytes(size / 4 / 1024)) MiB up")
         var passed = true
         for profile in options.transferLinks {
             for transport in options.soakTransports {
@@ -159,9 +159,9 @@ enum ImpairedTransferMode {
     ) -> [String] {
         [
             name,
-            "\(bytes >> 20) MiB in \(Format.fixed(run.seconds, 1)) s "
+            "\(Format.mebibytes(bytes / 1024)) MiB in \(Format.fixed(run.seconds, 1)) s "
                 + "(\(Format.fixed(Double(bytes) / max(run.seconds, 1e-9) / 1_048_576, 2)) MiB/s), "
-                + "\(link.connections) connections, \(link.resets) resets, \(link.stalls) stalls; "
+                + "\(link.connections) new connections, \(link.resets) resets, \(link.stalls) stalls; "
                 + "\(Format.mebibytes((link.bytesDownloaded + link.bytesUploaded) / 1024)) MiB carried; "
                 + "\(run.completions) completion(s); \(detail)",
             verdict ? "PASS" : "FAIL",
