@@ -1,3 +1,6 @@
+// swift-format-ignore-file
+// (Stand-ins the documentation's partial examples are type-checked against, never run and never
+// shipped: the library's lint rules, documentation and no force unwrap, do not apply.)
 // Stand-ins for the app around the documentation's examples, for `.ci/snippets`.
 //
 // A block marked `<!-- snippet: partial -->` may use these names without declaring them (a
