@@ -63,7 +63,7 @@ final class ImpairedStreamTests: TransportTestCase {
             server.route("/events") { request in
                 let after = request.header("Last-Event-ID").flatMap(Int.init) ?? 0
                 return .streamed(status: 200, headers: [("Content-Type", "text/event-stream")]) { body in
-                    for id in (after + 1)...max(after + 1, last) where id <= last {
+                    for id in stride(from: after + 1, through: last, by: 1) {
                         guard body.send("id: \(id)\nretry: 10\ndata: event \(id)\n\n"), body.wait(0.002) else { return }
                     }
                 }
