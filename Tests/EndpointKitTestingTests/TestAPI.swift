@@ -63,14 +63,13 @@ final class ProfileRequest: BaseRequest<Profile>, SampleResponseProviding {
     nonisolated var sampleResponse: StubResponse { .json(["id": .int(profileID), "name": "Subclass sample"]) }
 }
 
-/// A client on `transport` with a short deadline and a private callback queue.
+/// A client on `transport` with a short deadline.
 func makeClient(
     _ transport: any Transport, baseURL: String = "https://api.test",
     configure: (inout APIClient.Configuration) -> Void = { _ in }
 ) -> APIClient {
     var configuration = APIClient.Configuration(baseURL: URL(string: baseURL), transport: transport)
     configuration.timeouts.total = 10
-    configuration.callbackQueue = DispatchQueue(label: "EndpointKitTestingTests.callbacks")
     configure(&configuration)
     return APIClient(configuration: configuration)
 }

@@ -99,7 +99,8 @@ final class ConnectivityTests: XCTestCase {
         let monitor = ConnectivityMonitor(pollingInterval: 0.05) { status.value }
         XCTAssertEqual(monitor.status, .online)
         let observed = expectation(description: "observer")
-        monitor.addObserver(queue: DispatchQueue(label: "observer")) { value in
+        monitor.addObserver { value in
+            MainActorProbe.check()
             if value == .offline { observed.fulfill() }
         }
         var iterator = monitor.updates.makeAsyncIterator()

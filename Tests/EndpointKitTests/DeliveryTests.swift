@@ -9,14 +9,24 @@ import FoundationNetworking
 
 /// What the server receives; closure, delegate and async delivery; exactly-once under cancel and timeout.
 final class DeliveryTests: LoopbackTestCase {
-    func testThatClosuresRunOnTheCallbackQueue() {
+    func testThatClosuresRunOnTheMainActor() async {
+        let done = expectation(description: "done")
+        client.send(EchoRequest()) { result in
+            MainActorProbe.check()
+            XCTAssertEqual(result.value?.method, "GET")
+            done.fulfill()
+        }
+        await fulfillment(of: [done], timeout: 10)
+    }
+
+    func testThatTheQueueFormRunsOnTheQueueGiven() {
         let queue = DispatchQueue(label: "custom.callbacks")
         let key = DispatchSpecificKey<String>()
         queue.setSpecific(key: key, value: "custom")
-        let client = makeClient { $0.callbackQueue = queue }
         let done = expectation(description: "done")
-        client.send(EchoRequest()) { result in
+        client.send(EchoRequest(), on: queue) { result in
             XCTAssertEqual(DispatchQueue.getSpecific(key: key), "custom")
+            XCTAssertFalse(Thread.isMainThread)
             XCTAssertEqual(result.value?.method, "GET")
             done.fulfill()
         }
@@ -35,33 +45,16 @@ final class DeliveryTests: LoopbackTestCase {
         }
     }
 
+    /// The delegate hears in the closure's turn of the main queue: before anything the closure
+    /// schedules there.
     @MainActor
-    func testThatTheDelegateHearsAfterTheClosureWhateverTheCallbackQueue() async {
-        for queue in [DispatchQueue(label: "custom.callbacks"), .main] {
-            let client = makeClient { $0.callbackQueue = queue }
-            let recorder = OrderRecorder()
-            let done = expectation(description: "delegate")
-            recorder.onDelegate = { done.fulfill() }
-            let events = recorder.events
-            client.send(EchoRequest(), delegate: recorder) { _ in
-                // A slow closure: a delegate scheduled independently would run meanwhile.
-                if !Thread.isMainThread { Thread.sleep(forTimeInterval: 0.3) }
-                events.withLock { $0.append("closure") }
-            }
-            await fulfillment(of: [done], timeout: 10)
-            XCTAssertEqual(events.value, ["closure", "delegate"], "\(queue.label)")
-        }
-    }
-
-    /// With the main queue as the callback queue the delegate hears in the closure's turn: before
-    /// anything the closure schedules on the main queue.
-    @MainActor
-    func testThatOnTheMainQueueTheDelegateHearsInTheClosuresTurn() async {
-        let client = makeClient { $0.callbackQueue = .main }
+    func testThatTheDelegateHearsInTheClosuresTurn() async {
         let recorder = OrderRecorder()
         let done = expectation(description: "next turn")
         let events = recorder.events
-        client.send(EchoRequest(), delegate: recorder) { _ in
+        let request = EchoSubclass()
+        request.delegate = recorder
+        request.start(with: client) { _ in
             events.withLock { $0.append("closure") }
             DispatchQueue.main.async {
                 events.withLock { $0.append("next turn") }
@@ -72,14 +65,22 @@ final class DeliveryTests: LoopbackTestCase {
         XCTAssertEqual(events.value, ["closure", "delegate", "next turn"])
     }
 
-    func testThatTheDefaultCallbackQueueIsMain() async {
-        let client = APIClient(baseURL: server.baseURL)
-        let done = expectation(description: "done")
-        client.send(EchoRequest()) { _ in
-            XCTAssertTrue(Thread.isMainThread)
-            done.fulfill()
+    /// With the queue form the delegate still hears on the main actor, after the closure returned.
+    @MainActor
+    func testThatTheDelegateHearsAfterAQueueFormsClosure() async {
+        let recorder = OrderRecorder()
+        let done = expectation(description: "delegate")
+        recorder.onDelegate = { done.fulfill() }
+        let events = recorder.events
+        let request = EchoSubclass()
+        request.delegate = recorder
+        client.send(request, on: DispatchQueue(label: "custom.callbacks")) { _ in
+            // A slow closure: a delegate scheduled independently would run meanwhile.
+            Thread.sleep(forTimeInterval: 0.3)
+            events.withLock { $0.append("closure") }
         }
         await fulfillment(of: [done], timeout: 10)
+        XCTAssertEqual(events.value, ["closure", "delegate"])
     }
 
     func testThatEchoSeesMethodQueryHeadersAndBody() async throws {

@@ -25,7 +25,6 @@ final class HTTPBinConformanceTests: XCTestCase {
         client = APIClient(baseURL: url) {
             if let transport { $0.transport = transport }
             $0.timeouts.total = 15
-            $0.callbackQueue = DispatchQueue(label: "httpbin.callbacks")
         }
     }
 

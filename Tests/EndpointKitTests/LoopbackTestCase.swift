@@ -26,7 +26,6 @@ class LoopbackTestCase: XCTestCase {
     func makeClient(_ configure: (inout APIClient.Configuration) -> Void = { _ in }) -> APIClient {
         var configuration = APIClient.Configuration(baseURL: server.baseURL)
         configuration.timeouts.total = 10
-        configuration.callbackQueue = DispatchQueue(label: "test.callbacks")
         configure(&configuration)
         return APIClient(configuration: configuration)
     }

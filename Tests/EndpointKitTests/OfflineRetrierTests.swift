@@ -154,8 +154,8 @@ final class OfflineRetrierTests: LoopbackTestCase {
         network.value = .online
         // A retry, had there been one, would be sent within a few polls of the monitor.
         try await Task.sleep(nanoseconds: 300_000_000)
-        let drained = expectation(description: "callback queue drained")
-        client.configuration.callbackQueue.async { drained.fulfill() }
+        let drained = expectation(description: "main queue drained")
+        DispatchQueue.main.async { drained.fulfill() }
         await fulfillment(of: [drained], timeout: 5)
         XCTAssertEqual(results.results.map(\.transportReason), [.cancelled])
         XCTAssertEqual(server.requestCount, 0)

@@ -33,17 +33,13 @@ extension PaginatorTests {
         }
     }
 
-    func testThatClosuresPageOnTheCallbackQueueAndShareTheAsyncState() async throws {
-        let queue = DispatchQueue(label: "paging.callbacks")
-        let onQueue = DispatchSpecificKey<Bool>()
-        queue.setSpecific(key: onQueue, value: true)
-        let client = makeClient { $0.callbackQueue = queue }
+    func testThatClosuresPageOnTheMainActorAndShareTheAsyncState() async throws {
         let paginator = Paginator(client: client, request: NumberedItems())
 
         let first = expectation(description: "first page")
         let firstNumbers = Shared<[Int?]>([])
         paginator.loadFirstPage { result in
-            XCTAssertEqual(DispatchQueue.getSpecific(key: onQueue), true, "on the callback queue")
+            MainActorProbe.check()
             firstNumbers.update { $0.append(result.value?.number) }
             first.fulfill()
         }
@@ -140,8 +136,7 @@ extension PaginatorTests {
     func testThatTheDelegateHearsEveryLoadOnceWhicheverFormStartedIt() async {
         routeSlowPages("/slow-pages", delay: 0.1)
         server.route("/one-short-page") { _ in .json(["status": 200, "result": Self.items(from: 0, count: 3)]) }
-        // The main queue as the callback queue: closures, then the delegate, in the same turn.
-        let client = makeClient { $0.callbackQueue = .main }
+        // Closures, then the delegate, in the same turn of the main queue.
         let posts = Paginator(client: client, request: NumberedItems(path: "/slow-pages"))
         let short = Paginator(client: client, request: NumberedItems(path: "/one-short-page"))
         let controller = PagingController()
@@ -162,7 +157,7 @@ extension PaginatorTests {
         _ = await posts.loadNextPage()
         await controller.wait()
         controller.expect(1, self)
-        posts.loadNextPage { _ in MainActor.assumeIsolated { controller.events.append("closure") } }
+        posts.loadNextPage { _ in controller.events.append("closure") }
         await controller.wait()
         XCTAssertEqual(controller.events, ["posts: page 1", "posts: page 2", "closure", "posts: page 3"])
 

@@ -59,12 +59,17 @@ struct GetItem: APIRequest {
 }
 
 /// A subclass-style endpoint, as app code written in the YTKNetwork style would declare it.
-final class ItemRequest: BaseRequest<Item> {
+nonisolated final class ItemRequest: BaseRequest<Item> {
     let itemID: Int
-    nonisolated init(itemID: Int) {
+    init(itemID: Int) {
         self.itemID = itemID
     }
     override var path: RequestPath { "/items/\(itemID)" }
+}
+
+/// ``EchoRequest`` as a subclass, for the request's own delegate.
+nonisolated final class EchoSubclass: BaseRequest<Echo> {
+    override var path: RequestPath { "/echo" }
 }
 
 func makeHTTPResponse(status: Int = 200, headers: [String: String] = [:]) -> HTTPURLResponse {

@@ -24,7 +24,6 @@ enum BenchClients {
     static func endpointKit(baseURL: URL, maxConnections: Int? = nil, cache: ResponseCache? = nil) -> APIClient {
         let transport = URLSessionTransport(configuration: sessionConfiguration(maxConnections: maxConnections))
         var configuration = APIClient.Configuration(baseURL: baseURL, transport: transport)
-        configuration.callbackQueue = DispatchQueue(label: "EndpointKitBench.callbacks")
         configuration.cache = cache
         return APIClient(configuration: configuration)
     }

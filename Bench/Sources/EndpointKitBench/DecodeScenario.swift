@@ -20,7 +20,6 @@ struct DecodeScenario: Scenario {
         var configuration = APIClient.Configuration(
             baseURL: URL(string: "http://bench.invalid"), transport: CannedTransport(body: payload))
         configuration.envelope = .statusResult()
-        configuration.callbackQueue = DispatchQueue(label: "EndpointKitBench.decode.callbacks")
         let client = APIClient(configuration: configuration)
         let decoder = JSONDecoder()
 

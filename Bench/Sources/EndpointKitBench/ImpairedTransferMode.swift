@@ -87,7 +87,6 @@ enum ImpairedTransferMode {
         defer { try? FileManager.default.removeItem(at: folder) }
         let transport = try kind.make(connections: 4)
         var configuration = APIClient.Configuration(baseURL: impairer.baseURL, transport: transport)
-        configuration.callbackQueue = DispatchQueue(label: "EndpointKitBench.impaired.callbacks")
         configuration.partialDownloadsDirectory = folder.appendingPathComponent("partials")
         let client = APIClient(configuration: configuration)
         var rows: [[String]] = []
@@ -143,7 +142,8 @@ enum ImpairedTransferMode {
         let results = Completions<Request.Response>()
         let done = DispatchSemaphore(value: 0)
         let stopwatch = Stopwatch()
-        client.send(request) { result in
+        // Not on the main actor: this thread waits on the semaphore.
+        client.send(request, on: DispatchQueue(label: "EndpointKitBench.impaired.callbacks")) { result in
             results.append(result)
             done.signal()
         }

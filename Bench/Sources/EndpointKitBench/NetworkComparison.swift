@@ -64,9 +64,8 @@ struct NetworkComparison {
         #if os(Linux)
         // EndpointKit on its libcurl transport (the Linux default), as a reference to URLSession.
         if let curlTransport = try? CurlTransport() {
-            var configuration = APIClient.Configuration(baseURL: baseURL, transport: curlTransport)
-            configuration.callbackQueue = DispatchQueue(label: "EndpointKitBench.curl.callbacks")
-            let curlClient = APIClient(configuration: configuration)
+            let curlClient = APIClient(
+                configuration: APIClient.Configuration(baseURL: baseURL, transport: curlTransport))
             let curlRequest = checked(LibcurlRow.endpointKitName) { try await curlClient.value(for: GetUserModel()) }
             contenders.append(contender(LibcurlRow.endpointKitName, curlRequest))
             // libcurl from Swift with nothing else, the floor; and the same client with the

@@ -163,7 +163,6 @@ struct StreamingScenario: Scenario {
 
     private static func endpointKit(baseURL: URL, transport: (any Transport)?) -> APIClient {
         var configuration = APIClient.Configuration(baseURL: baseURL, transport: transport)
-        configuration.callbackQueue = DispatchQueue(label: "EndpointKitBench.stream.callbacks")
         configuration.timeouts.total = TransferClients.timeout
         return APIClient(configuration: configuration)
     }

@@ -50,7 +50,6 @@ enum TransferClients {
     static func endpointKit(baseURL: URL, folder: URL, transport: (any Transport)? = nil) -> APIClient {
         let transport = transport ?? URLSessionTransport(configuration: sessionConfiguration())
         var configuration = APIClient.Configuration(baseURL: baseURL, transport: transport)
-        configuration.callbackQueue = DispatchQueue(label: "EndpointKitBench.transfer.callbacks")
         configuration.timeouts.total = timeout
         configuration.partialDownloadsDirectory = folder
         return APIClient(configuration: configuration)

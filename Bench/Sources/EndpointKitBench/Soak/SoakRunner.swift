@@ -83,7 +83,6 @@ enum SoakRunner {
     {
         let transport = try settings.transport.make(connections: settings.inFlight)
         var configuration = APIClient.Configuration(baseURL: baseURL, transport: transport)
-        configuration.callbackQueue = DispatchQueue(label: "EndpointKitBench.soak.callbacks")
         configuration.timeouts.total = settings.requestTimeout
         let client = APIClient(configuration: configuration)
 
@@ -93,6 +92,8 @@ enum SoakRunner {
         let window = DispatchSemaphore(value: 0)
         for _ in 0..<settings.inFlight { window.signal() }
         let cancels = DispatchQueue(label: "EndpointKitBench.soak.cancels", attributes: .concurrent)
+        // Completions off the main actor: this thread waits for free slots.
+        let callbacks = DispatchQueue(label: "EndpointKitBench.soak.callbacks")
         var plan = SoakPlan(seed: seed)
         var sent = 0
         var stuck = false
@@ -104,7 +105,7 @@ enum SoakRunner {
                 break
             }
             let step = plan.step(index)
-            let handle = client.send(step.request) { result in
+            let handle = client.send(step.request, on: callbacks) { result in
                 // Only a first completion frees a slot: a duplicate must not let more requests in.
                 if ledger.record(step, SoakOutcome(result), detail: result.failure.map { "\($0)" } ?? "success") {
                     window.signal()

@@ -6,18 +6,17 @@ import FoundationNetworking
 
 /// A base class for endpoints written as subclasses, in the style of YTKNetwork's `YTKRequest`.
 ///
-/// Override what differs from the defaults; only ``path`` is needed for a `GET`. Initializers
-/// are `nonisolated`, like ``init()``, so a request can be made anywhere:
+/// Override what differs from the defaults; only ``path`` is needed for a `GET`. Declare the
+/// subclass `nonisolated`:
 ///
 /// ```swift
-/// final class UserRequest: BaseRequest<User> {
+/// nonisolated final class UserRequest: BaseRequest<User> {
 ///     let userID: Int
-///     nonisolated init(userID: Int) { self.userID = userID }
+///     init(userID: Int) { self.userID = userID }
 ///     override var path: RequestPath { "/users/\(userID)" }
 /// }
 ///
-/// final class UpdateAvatar: BaseRequest<Empty> {
-///     nonisolated override init() {}                      // a subclass without parameters
+/// nonisolated final class UpdateAvatar: BaseRequest<Empty> {
 ///     override var baseURL: URL? { URL(string: "https://upload.example.com") }
 ///     override var method: HTTPMethod { .post }
 ///     override var path: RequestPath { "/me/avatar" }
@@ -38,10 +37,14 @@ import FoundationNetworking
 /// started it.
 ///
 /// The class is isolated to the main actor, as the controllers that use it are: that is what
-/// makes it, and every subclass, `Sendable` with no annotation. The endpoint members (``path``,
-/// ``parameters``...) are `nonisolated` because the client reads them off the main actor; a
-/// subclass reads its stored `let` properties there, and keeps any `var` state for main-actor
-/// code (``start(with:info:completion:)``, ``delegate``, its own UI state).
+/// makes it, and every subclass, `Sendable`. Its endpoint members (``path``, ``parameters``...)
+/// are `nonisolated` because the client reads them off the main actor. `nonisolated` on the
+/// subclass makes its initializers, stored properties and overrides nonisolated too, so tests,
+/// stubs and sample responses read `userID` from anywhere, and the subclass compiles as written
+/// in a module whose default isolation is `MainActor` (an Xcode 26 app target), where it would
+/// otherwise fail with "main actor-isolated property 'path' has different actor isolation from
+/// nonisolated overridden declaration". Its stored properties are `let`s (the compiler checks
+/// it); ``start(with:info:completion:)``, ``stop()`` and ``delegate`` stay on the main actor.
 @MainActor
 open class BaseRequest<Response: Sendable>: APIRequest, DelegatingRequest {
     private struct State {
@@ -131,7 +134,9 @@ open class BaseRequest<Response: Sendable>: APIRequest, DelegatingRequest {
         set { state.withLock { $0.delegate = newValue } }
     }
 
-    nonisolated var weakDelegate: WeakDelegate? { state.withLock { $0.delegate }.map(WeakDelegate.init) }
+    nonisolated var weakDelegate: WeakReference<any APIRequestDelegate>? {
+        state.withLock { $0.delegate }.map { WeakReference($0) }
+    }
 
     /// Whether a send started with ``start(with:info:completion:)`` is still running.
     public var isExecuting: Bool { state.withLock { $0.handle?.isRunning ?? false } }
@@ -140,12 +145,13 @@ open class BaseRequest<Response: Sendable>: APIRequest, DelegatingRequest {
     /// - Parameters:
     ///   - client: The client to send through.
     ///   - info: What this send tells plugins, added to ``sendInfo``. Empty by default.
-    ///   - completion: Called once on the client's callback queue; `nil` to rely on the delegate.
+    ///   - completion: Called once on the main actor, before the delegate; `nil` to rely on the
+    ///     delegate.
     /// - Returns: The handle of this send.
     @discardableResult
     public func start(
         with client: APIClient, info: SendInfo = SendInfo(),
-        completion: (@Sendable (APIResult<Response>) -> Void)? = nil
+        completion: (@MainActor @Sendable (APIResult<Response>) -> Void)? = nil
     )
         -> RequestHandle
     {
@@ -163,5 +169,5 @@ open class BaseRequest<Response: Sendable>: APIRequest, DelegatingRequest {
 
 /// A request that carries its own delegate (``BaseRequest``).
 protocol DelegatingRequest: Sendable {
-    nonisolated var weakDelegate: WeakDelegate? { get }
+    nonisolated var weakDelegate: WeakReference<any APIRequestDelegate>? { get }
 }

@@ -15,12 +15,11 @@ extension APIClient {
         let caller = AwaitingCaller(fallback: processingQueue)
         let slot = ResultSlot<Request.Response>()
         let handle = perform(
-            request, delegate: nil, progress: nil, options: SendOptions(reportsProgress: false, info: info),
-            processing: caller.post
-        ) { result in
-            slot.result = result
-            caller.finish()
-        }
+            request,
+            route: .inPlace { result in
+                slot.result = result
+                caller.finish()
+            }, options: SendOptions(reportsProgress: false, info: info), processing: caller.post)
         await withTaskCancellationHandler {
             await caller.run()
         } onCancel: {
@@ -46,9 +45,7 @@ extension APIClient {
         for request: Request, info: SendInfo = SendInfo()
     ) -> APITask<Request.Response> {
         let box = APITask<Request.Response>.ResultBox()
-        let handle = perform(request, delegate: nil, progress: nil, options: SendOptions(info: info)) {
-            box.deliver($0)
-        }
+        let handle = perform(request, route: .inPlace { box.deliver($0) }, options: SendOptions(info: info))
         return APITask(handle: handle, box: box)
     }
 

@@ -22,9 +22,6 @@ extension APIClient {
         /// own (``APIRequest/idleTimeout``...). Connect 30 s, idle 60 s, no total deadline by
         /// default: see ``Timeouts``.
         public var timeouts: Timeouts
-        /// Where completion closures run. `.main` by default. Delegates always run on the main
-        /// actor; async callers resume on their own executor.
-        public var callbackQueue: DispatchQueue
         /// The envelope for requests that do not set one. ``NoEnvelope`` by default.
         public var envelope: any ResponseEnvelope
         /// The decoder for requests that do not set one. A plain `JSONDecoder` by default.
@@ -65,7 +62,6 @@ extension APIClient {
             commonParameterPlacement = .query
             arrayEncoding = .repeatedKey
             timeouts = Timeouts()
-            callbackQueue = .main
             envelope = NoEnvelope()
             decoder = JSONDecoder()
             encoder = JSONEncoder()

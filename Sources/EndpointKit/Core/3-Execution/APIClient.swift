@@ -14,7 +14,7 @@ import FoundationNetworking
 ///     $0.envelope = .statusResult()
 /// }
 ///
-/// client.send(GetUser(id: 7)) { result in ... }           // closure, on the callback queue
+/// client.send(GetUser(id: 7)) { result in ... }           // closure, on the main actor
 /// client.send(GetUser(id: 7), delegate: self)              // delegate, on the main actor
 /// let result = await client.send(GetUser(id: 7))           // async
 /// let user = try await client.value(for: GetUser(id: 7))   // async, throwing
@@ -51,31 +51,58 @@ public final class APIClient: Sendable {
         self.init(configuration: configuration)
     }
 
-    /// Sends a request and calls `completion` once on the callback queue.
+    /// Sends a request and calls `completion` once, on the main actor.
+    ///
+    /// ```swift
+    /// client.send(GetUser(id: 7)) { result in
+    ///     self.title = result.value?.name      // a view controller's state, as written
+    /// }
+    /// ```
     /// - Parameters:
     ///   - request: The endpoint to call.
     ///   - info: What this send tells plugins (``RequestContext/info``), added to the request's
     ///     ``APIRequest/sendInfo``. Empty by default.
-    ///   - delegate: Also told the outcome, on the main actor; held weakly. `nil` by default.
-    ///   - progress: Called on the callback queue as bytes are sent and received, never going
+    ///   - progress: Called on the main actor as bytes are sent and received, never going
     ///     backwards and ending at 1.0 on success. `nil` by default.
-    ///   - completion: Called exactly once with the result.
-    /// - Returns: A handle that cancels the request and also publishes its progress.
+    ///   - completion: Called exactly once with the result, on the main actor, also when the
+    ///     request is cancelled from another thread.
+    /// - Returns: A handle that cancels the request.
     @discardableResult
     public func send<Request: APIRequest>(
-        _ request: Request, info: SendInfo = SendInfo(), delegate: (any APIRequestDelegate)? = nil,
+        _ request: Request, info: SendInfo = SendInfo(),
+        progress: (@MainActor @Sendable (TransferProgress) -> Void)? = nil,
+        completion: @escaping @MainActor @Sendable (APIResult<Request.Response>) -> Void
+    ) -> RequestHandle {
+        let onProgress = progress.map { progress in
+            { @Sendable (value: TransferProgress) in MainQueue.async { progress(value) } }
+        }
+        return perform(request, route: .mainActor(completion), progress: onProgress, options: SendOptions(info: info))
+    }
+
+    /// Sends a request and calls `completion` once on `queue` instead of the main actor: for
+    /// code that is not on the main actor, such as a server.
+    /// - Parameters:
+    ///   - request: The endpoint to call.
+    ///   - info: What this send tells plugins, added to the request's ``APIRequest/sendInfo``.
+    ///     Empty by default.
+    ///   - queue: Where `progress` and `completion` run.
+    ///   - progress: Called on `queue` as bytes are sent and received. `nil` by default.
+    ///   - completion: Called exactly once with the result, on `queue`.
+    /// - Returns: A handle that cancels the request.
+    @discardableResult
+    public func send<Request: APIRequest>(
+        _ request: Request, info: SendInfo = SendInfo(), on queue: DispatchQueue,
         progress: (@Sendable (TransferProgress) -> Void)? = nil,
         completion: @escaping @Sendable (APIResult<Request.Response>) -> Void
     ) -> RequestHandle {
-        perform(
-            request, delegate: delegate, progress: progress, options: SendOptions(info: info),
-            completionQueue: configuration.callbackQueue
-        ) {
-            completion($0)
+        let onProgress = progress.map { progress in
+            { @Sendable (value: TransferProgress) in queue.async { progress(value) } }
         }
+        return perform(
+            request, route: .queue(queue, completion), progress: onProgress, options: SendOptions(info: info))
     }
 
-    /// Sends a request and tells only the delegate (on the main actor).
+    /// Sends a request and tells only the delegate, on the main actor.
     /// - Parameters:
     ///   - request: The endpoint to call.
     ///   - info: What this send tells plugins, added to the request's ``APIRequest/sendInfo``.
@@ -86,7 +113,7 @@ public final class APIClient: Sendable {
     public func send<Request: APIRequest>(
         _ request: Request, info: SendInfo = SendInfo(), delegate: any APIRequestDelegate
     ) -> RequestHandle {
-        perform(request, delegate: delegate, progress: nil, options: SendOptions(info: info)) { _ in }
+        perform(request, route: .inPlace { _ in }, delegate: delegate, options: SendOptions(info: info))
     }
 
     /// Builds the `URLRequest` a request would send, without sending it.
@@ -109,49 +136,28 @@ public final class APIClient: Sendable {
     }
 
     /// Runs one request through build, adaptation, transport, validation, decoding, retries and
-    /// delivery. `deliver` is called exactly once: on `completionQueue` when one is given,
-    /// otherwise where `processing` runs responses (the processing queue by default), or on the
-    /// thread that cancelled the request. The delegates hear the result on the main actor after
-    /// `deliver` returned.
+    /// delivery. The result is handed over once, as `route` says; then the delegates (`delegate`
+    /// and a ``BaseRequest``'s own) hear it on the main actor.
+    /// - Parameters:
+    ///   - progress: Told each progress value, on the thread that reports it (it hops itself).
+    ///   - processing: Runs the processing of each response; the client's processing queue when
+    ///     `nil`.
     func perform<Request: APIRequest>(
-        _ request: Request, delegate explicitDelegate: (any APIRequestDelegate)?,
-        progress: (@Sendable (TransferProgress) -> Void)?, options: SendOptions = .none,
-        processing: (@Sendable (@escaping @Sendable () -> Void) -> Void)? = nil,
-        completionQueue: DispatchQueue? = nil,
-        deliver: @escaping @Sendable (APIResult<Request.Response>) -> Void
+        _ request: Request, route: ResultDelivery<Request>.Route, delegate: (any APIRequestDelegate)? = nil,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil, options: SendOptions = .none,
+        processing: (@Sendable (@escaping @Sendable () -> Void) -> Void)? = nil
     ) -> RequestHandle {
-        var found: [WeakDelegate] = []
-        if let explicitDelegate { found.append(WeakDelegate(explicitDelegate)) }
+        var delegates: [WeakReference<any APIRequestDelegate>] = []
+        if let delegate { delegates.append(WeakReference(delegate)) }
         // Only a class (a BaseRequest) carries its own delegate: no conformance lookup for a struct.
         if Request.self is AnyClass, let own = (request as? any DelegatingRequest)?.weakDelegate {
-            found.append(own)
+            delegates.append(own)
         }
-        let delegates = found
-        let tellDelegates: @Sendable (APIResult<Request.Response>, _ onMain: Bool) -> Void = { result, onMain in
-            guard !delegates.isEmpty else { return }
-            let tell: @Sendable () -> Void = {
-                MainActor.assumeIsolated {
-                    for delegate in delegates { delegate.deliver(result, for: request) }
-                }
-            }
-            if onMain { tell() } else { DispatchQueue.main.async(execute: tell) }
+        let delivery = ResultDelivery<Request>(route: route, delegates: delegates)
+        let execution = RequestExecution(client: self, request: request, options: options, processing: processing) {
+            delivery.deliver($0, for: request)
         }
-        let execution = RequestExecution(
-            client: self, request: request, options: options, processing: processing
-        ) { result in
-            guard let completionQueue else {
-                deliver(result)
-                return tellDelegates(result, false)
-            }
-            // The closure first, then the delegates: in the same turn of the main queue when
-            // that is the callback queue, in the next one otherwise. (Asked of the thread: on
-            // Linux each `DispatchQueue.main` is a new object, so `===` cannot tell.)
-            completionQueue.async {
-                deliver(result)
-                tellDelegates(result, Thread.isMainThread)
-            }
-        }
-        if let progress { execution.handle.progressReporter.setHandler(queue: configuration.callbackQueue, progress) }
+        if let progress { execution.handle.progressReporter.setHandler(progress) }
         execution.start()
         return execution.handle
     }

@@ -31,19 +31,13 @@ extension APIRequestDelegate {
     public func request<Request: APIRequest>(_ request: Request, didFailInTransport error: TransportError) {}
 }
 
-/// A weak reference to a delegate that can cross threads; only dereferenced on the main actor.
-final class WeakDelegate: @unchecked Sendable {
-    private(set) weak var delegate: (any APIRequestDelegate)?
-
-    init(_ delegate: any APIRequestDelegate) { self.delegate = delegate }
-
-    @MainActor
-    func deliver<Request: APIRequest>(_ result: APIResult<Request.Response>, for request: Request) {
-        guard let delegate else { return }
+extension APIRequestDelegate {
+    /// Calls the method that matches `result`.
+    func receive<Request: APIRequest>(_ result: APIResult<Request.Response>, for request: Request) {
         switch result {
-        case .success(let value, let metadata): delegate.request(request, didSucceedWith: value, metadata: metadata)
-        case .serverFailure(let failure): delegate.request(request, didFailOnServer: failure)
-        case .transportError(let error): delegate.request(request, didFailInTransport: error)
+        case .success(let value, let metadata): self.request(request, didSucceedWith: value, metadata: metadata)
+        case .serverFailure(let failure): self.request(request, didFailOnServer: failure)
+        case .transportError(let error): self.request(request, didFailInTransport: error)
         }
     }
 }

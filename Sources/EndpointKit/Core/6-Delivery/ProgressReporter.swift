@@ -1,13 +1,14 @@
 import Dispatch
 import Foundation
 
-/// Publishes one request's transfer progress three ways (a closure on a queue, a Foundation
-/// `Progress`, and async sequences), never going backwards and ending at 1.0 on success.
+/// Publishes one request's transfer progress three ways (a closure, a Foundation `Progress`, and
+/// async sequences), never going backwards and ending at 1.0 on success.
 final class ProgressReporter: Sendable {
     private struct State {
         var last = TransferProgress()
         var lastFraction = 0.0
-        var handler: (queue: DispatchQueue, closure: @Sendable (TransferProgress) -> Void)?
+        /// Told each value under the lock, so values keep their order: it only schedules its work.
+        var handler: (@Sendable (TransferProgress) -> Void)?
         var streams: [UUID: AsyncStream<TransferProgress>.Continuation] = [:]
         var isClosed = false
         /// Made on first use: most requests never ask for one, and making it costs ~1% of a request.
@@ -28,8 +29,9 @@ final class ProgressReporter: Sendable {
         }
     }
 
-    func setHandler(queue: DispatchQueue, _ closure: @escaping @Sendable (TransferProgress) -> Void) {
-        state.withLock { $0.handler = (queue, closure) }
+    /// Sets the closure told each value; it must hop to where it runs (it is called under the lock).
+    func setHandler(_ closure: @escaping @Sendable (TransferProgress) -> Void) {
+        state.withLock { $0.handler = closure }
     }
 
     /// A new sequence of progress values from now on (starting with the latest), ending when the
@@ -86,10 +88,7 @@ final class ProgressReporter: Sendable {
         let delivery = state.withLock {
             state -> (TransferProgress, [AsyncStream<TransferProgress>.Continuation], Progress?)? in
             guard !state.isClosed, let value = update(&state) else { return nil }
-            if let handler = state.handler {
-                let closure = handler.closure
-                handler.queue.async { closure(value) }
-            }
+            state.handler?(value)
             return (value, state.streams.isEmpty ? [] : Array(state.streams.values), state.foundationProgress)
         }
         guard let (value, streams, progress) = delivery else { return }

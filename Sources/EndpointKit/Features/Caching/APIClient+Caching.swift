@@ -13,8 +13,8 @@ extension APIClient {
     /// ```
     ///
     /// Each result's ``ResponseMetadata/source`` says where it came from. `cached` is called at
-    /// most once, and only for a usable entry; `completion` exactly once; both on the callback
-    /// queue, `cached` always first (if the network answers first, `cached` is not called: what
+    /// most once, and only for a usable entry; `completion` exactly once; both on the main actor,
+    /// `cached` always first (if the network answers first, `cached` is not called: what
     /// is shown is never replaced by something older).
     /// - Parameters:
     ///   - request: The endpoint to call.
@@ -26,27 +26,32 @@ extension APIClient {
     @discardableResult
     public func send<Request: APIRequest>(
         _ request: Request, info: SendInfo = SendInfo(),
-        cached: @escaping @Sendable (APIResult<Request.Response>) -> Void,
-        completion: @escaping @Sendable (APIResult<Request.Response>) -> Void
+        cached: @escaping @MainActor @Sendable (APIResult<Request.Response>) -> Void,
+        completion: @escaping @MainActor @Sendable (APIResult<Request.Response>) -> Void
     ) -> RequestHandle {
-        let queue = configuration.callbackQueue
-        // Either the cache's answer is delivered before the network's, or not at all.
+        // Either the cache's answer is delivered before the network's, or not at all: both hop to
+        // the main queue in the order they arrive, and the cache's is dropped once the network's
+        // went first.
         let networkDone = Locked(false)
         let lookup = SendOptions(cacheMode: .cacheOnly, info: info)
-        _ = perform(request, delegate: nil, progress: nil, options: lookup) { result in
-            guard result.isSuccess else { return }
-            queue.async {
-                guard !networkDone.withLock({ $0 }) else { return }
-                cached(result)
-            }
-        }
+        _ = perform(
+            request,
+            route: .inPlace { result in
+                guard result.isSuccess else { return }
+                MainQueue.async {
+                    guard !networkDone.withLock({ $0 }) else { return }
+                    cached(result)
+                }
+            }, options: lookup)
         let network = SendOptions(cacheMode: .useCacheRevalidating, info: info)
-        return perform(request, delegate: nil, progress: nil, options: network) { result in
-            queue.async {
-                networkDone.withLock { $0 = true }
-                completion(result)
-            }
-        }
+        return perform(
+            request,
+            route: .inPlace { result in
+                MainQueue.async {
+                    networkDone.withLock { $0 = true }
+                    completion(result)
+                }
+            }, options: network)
     }
 
     /// Removes the cached response of a request (as built now, with its current headers).

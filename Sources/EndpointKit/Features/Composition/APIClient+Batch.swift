@@ -27,7 +27,7 @@ extension APIClient {
     }
 
     /// Sends several requests, of different types, together and calls `completion` once, on the
-    /// callback queue, when all of them ended (the `async` form returns the same result).
+    /// main actor, when all of them ended (the `async` form returns the same result).
     /// - Parameters:
     ///   - requests: The requests; results come back in this order.
     ///   - policy: What a failure does to the rest; ``BatchPolicy/keepPartial`` by default.
@@ -39,7 +39,7 @@ extension APIClient {
     public func batch<each Request: APIRequest>(
         _ requests: repeat each Request, policy: BatchPolicy = .keepPartial, maxConcurrent: Int = 4,
         delegate: (any BatchRequestDelegate)? = nil,
-        completion: @escaping @Sendable (BatchResult<(repeat APIResult<(each Request).Response>)>) -> Void
+        completion: @escaping @MainActor @Sendable (BatchResult<(repeat APIResult<(each Request).Response>)>) -> Void
     ) -> RequestHandle {
         let slots = (repeat Self.slot(for: each requests))
         var operations: [BatchOperation] = []
@@ -81,7 +81,7 @@ extension APIClient {
     }
 
     /// Sends any number of requests of one type together and calls `completion` once, on the
-    /// callback queue, when all of them ended (the `async` form returns the same result).
+    /// main actor, when all of them ended (the `async` form returns the same result).
     /// - Parameters:
     ///   - requests: The requests; results come back in this order.
     ///   - policy: What a failure does to the rest; ``BatchPolicy/keepPartial`` by default.
@@ -93,7 +93,7 @@ extension APIClient {
     public func batch<Request: APIRequest>(
         _ requests: [Request], policy: BatchPolicy = .keepPartial, maxConcurrent: Int = 4,
         delegate: (any BatchRequestDelegate)? = nil,
-        completion: @escaping @Sendable (BatchResult<[APIResult<Request.Response>]>) -> Void
+        completion: @escaping @MainActor @Sendable (BatchResult<[APIResult<Request.Response>]>) -> Void
     ) -> RequestHandle {
         let slots = requests.map { Self.slot(for: $0) }
         let operations = zip(slots, requests).map { $0.operation(sending: $1, through: self) }
@@ -141,26 +141,22 @@ extension APIClient {
         }
     }
 
-    /// Runs a batch for a closure and a delegate: the closure on the callback queue, then the
-    /// delegate on the main actor.
+    /// Runs a batch for a closure and a delegate: the closure, then the delegate, in one turn of
+    /// the main queue.
     private func startBatch<Results: Sendable>(
         _ operations: [BatchOperation], policy: BatchPolicy, maxConcurrent: Int,
         delegate: (any BatchRequestDelegate)?, results: @escaping @Sendable () -> Results,
-        completion: @escaping @Sendable (BatchResult<Results>) -> Void
+        completion: @escaping @MainActor @Sendable (BatchResult<Results>) -> Void
     ) -> RequestHandle {
-        let queue = configuration.callbackQueue
-        let delegate = delegate.map(WeakBatchDelegate.init)
+        let delegate = delegate.map { WeakReference<any BatchRequestDelegate>($0) }
         let run = CompositeRun(client: self, endpoint: "Batch")
         let batch = run.handle
         let execution = BatchExecution(run: run, operations: operations, policy: policy, maxConcurrent: maxConcurrent) {
             failure in
             let result = BatchResult(results: results(), failure: failure)
-            queue.async {
+            MainQueue.async {
                 completion(result)
-                // The delegate after the closure, whatever the callback queue.
-                guard let delegate else { return }
-                let tell: @Sendable () -> Void = { MainActor.assumeIsolated { delegate.deliver(result, for: batch) } }
-                if Thread.isMainThread { tell() } else { DispatchQueue.main.async(execute: tell) }
+                delegate?.value?.receive(result, for: batch)
             }
         }
         execution.start()

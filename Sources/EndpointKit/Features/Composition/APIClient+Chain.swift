@@ -1,15 +1,14 @@
 import Dispatch
 
 extension APIClient {
-    /// Sends a chain of dependent requests and calls `completion` once, on the callback queue,
-    /// with the last step's result or the first failure.
+    /// Sends a chain of dependent requests and calls `completion` once, on the main actor, with
+    /// the last step's result or the first failure.
     /// - Returns: The chain's handle: cancelling it cancels the request in flight and stops the chain.
     @discardableResult
     public func send<Value: Sendable>(
-        _ chain: RequestChain<Value>, completion: @escaping @Sendable (APIResult<Value>) -> Void
+        _ chain: RequestChain<Value>, completion: @escaping @MainActor @Sendable (APIResult<Value>) -> Void
     ) -> RequestHandle {
-        let queue = configuration.callbackQueue
-        return start(chain) { result in queue.async { completion(result) } }
+        start(chain) { result in MainQueue.async { completion(result) } }
     }
 
     /// Sends a chain of dependent requests and returns the last step's result or the first

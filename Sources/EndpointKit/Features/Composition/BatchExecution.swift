@@ -147,11 +147,12 @@ final class BatchSlot<Value: Sendable>: Sendable {
         sending request: Request, through client: APIClient
     ) -> BatchOperation where Request.Response == Value {
         { [stored] finished in
-            client.perform(request, delegate: nil, progress: nil, options: SendOptions(reportsProgress: false)) {
-                result in
-                stored.withLock { $0 = $0 ?? result }
-                finished(result.failure)
-            }
+            client.perform(
+                request,
+                route: .inPlace { result in
+                    stored.withLock { $0 = $0 ?? result }
+                    finished(result.failure)
+                }, options: SendOptions(reportsProgress: false))
         }
     }
 }

@@ -31,19 +31,13 @@ extension BatchRequestDelegate {
     ) {}
 }
 
-/// A weak reference to a batch delegate that can cross threads; only dereferenced on the main actor.
-final class WeakBatchDelegate: @unchecked Sendable {
-    private weak var delegate: (any BatchRequestDelegate)?
-
-    init(_ delegate: any BatchRequestDelegate) { self.delegate = delegate }
-
-    @MainActor
-    func deliver<Results: Sendable>(_ result: BatchResult<Results>, for batch: RequestHandle) {
-        guard let delegate else { return }
+extension BatchRequestDelegate {
+    /// Calls the method that matches `result`.
+    func receive<Results: Sendable>(_ result: BatchResult<Results>, for batch: RequestHandle) {
         if let failure = result.failure {
-            delegate.batch(batch, didFailWith: failure, result: result)
+            self.batch(batch, didFailWith: failure, result: result)
         } else {
-            delegate.batch(batch, didSucceedWith: result)
+            self.batch(batch, didSucceedWith: result)
         }
     }
 }

@@ -36,12 +36,12 @@ extension Paginator {
     /// Hears every load of this paginator, whichever form started it, on the main actor; held
     /// weakly. `nil` by default. See ``PaginatorDelegate`` for what it is told and when.
     @MainActor public var delegate: (any PaginatorDelegate)? {
-        get { state.withLock { $0.delegate }?.delegate }
-        set { state.withLock { $0.delegate = newValue.map(WeakPaginatorDelegate.init) } }
+        get { state.withLock { $0.delegate }?.value }
+        set { state.withLock { $0.delegate = newValue.map { WeakReference($0) } } }
     }
 
     /// Loads the first page, unless it is already loaded or loading, like ``loadFirstPage()``, and
-    /// calls `completion` once on the client's callback queue.
+    /// calls `completion` once on the main actor.
     ///
     /// ```swift
     /// posts.loadFirstPage { result in self.tableView.reloadData() }    // rows: posts.snapshot.items
@@ -49,67 +49,64 @@ extension Paginator {
     /// ```
     /// - Parameter completion: Called once with the first page or the failure. Without one, the
     ///   ``delegate`` is told, also when the page was already loaded.
-    public nonisolated func loadFirstPage(completion: (@Sendable (APIResult<Page<Element>>) -> Void)? = nil) {
+    public nonisolated func loadFirstPage(completion: (@MainActor @Sendable (APIResult<Page<Element>>) -> Void)? = nil)
+    {
         call(.first, completion: Self.answeringFirstPage(completion))
     }
 
     /// Loads the page after the last one loaded, like ``loadNextPage()``, and calls `completion`
-    /// once on the client's callback queue. A call made while a page is loading joins that load
+    /// once on the main actor. A call made while a page is loading joins that load
     /// (two scroll events load one page; each closure hears it).
     /// - Parameter completion: Called once with the page, the failure, or `nil` at the end. Without
     ///   one, the ``delegate`` is told, also at the end
     ///   (``PaginatorDelegate/paginatorDidReachEnd(_:)``).
-    public nonisolated func loadNextPage(completion: (@Sendable (APIResult<Page<Element>>?) -> Void)? = nil) {
+    public nonisolated func loadNextPage(completion: (@MainActor @Sendable (APIResult<Page<Element>>?) -> Void)? = nil)
+    {
         call(.next, completion: completion)
     }
 
     /// Loads the first page again and replaces everything loaded when it succeeds, like
-    /// ``refresh()``, and calls `completion` once on the client's callback queue.
+    /// ``refresh()``, and calls `completion` once on the main actor.
     /// - Parameter completion: Called once with the first page or the failure. Without one, the
     ///   ``delegate`` is told.
-    public nonisolated func refresh(completion: (@Sendable (APIResult<Page<Element>>) -> Void)? = nil) {
+    public nonisolated func refresh(completion: (@MainActor @Sendable (APIResult<Page<Element>>) -> Void)? = nil) {
         call(.refresh, completion: Self.answeringFirstPage(completion))
     }
 
     /// A completion for a load of the first page, which always has a page or a failure.
     private static func answeringFirstPage(
-        _ completion: (@Sendable (APIResult<Page<Element>>) -> Void)?
-    ) -> (@Sendable (APIResult<Page<Element>>?) -> Void)? {
+        _ completion: (@MainActor @Sendable (APIResult<Page<Element>>) -> Void)?
+    ) -> (@MainActor @Sendable (APIResult<Page<Element>>?) -> Void)? {
         guard let completion else { return nil }
         return { completion(firstPage($0)) }
     }
 
     /// Starts or joins a load for a call of `kind`, answering `completion` (or, without one, the
     /// delegate) once.
-    private nonisolated func call(_ kind: Kind, completion: (@Sendable (APIResult<Page<Element>>?) -> Void)?) {
+    private nonisolated func call(_ kind: Kind, completion: (@MainActor @Sendable (APIResult<Page<Element>>?) -> Void)?)
+    {
         guard let completion else {
             guard case .now(let result) = step(kind) else { return }
             // Nothing to load: the delegate hears the answer, as it would have heard a load.
             if let delegate = state.withLock({ $0.delegate }) {
-                DispatchQueue.main.async { MainActor.assumeIsolated { delegate.deliver(result, from: self) } }
+                MainQueue.async { delegate.value?.receive(result, from: self) }
             }
             return
         }
         guard case .now(let result) = step(kind, waiter: completion) else { return }
-        client.configuration.callbackQueue.async { completion(result) }
+        MainQueue.async { completion(result) }
     }
 
-    /// Tells the closures waiting for a load, on the callback queue, then the delegate, on the
-    /// main actor, once they have returned (as ``APIClient`` tells a request's delegates).
+    /// Tells the closures waiting for a load, then the delegate, in one turn of the main queue
+    /// (as ``APIClient`` tells a request's delegates).
     nonisolated func announce(
-        _ outcome: APIResult<Page<Element>>?, to waiters: [@Sendable (APIResult<Page<Element>>?) -> Void],
-        delegate: WeakPaginatorDelegate?
+        _ outcome: APIResult<Page<Element>>?, to waiters: [@MainActor @Sendable (APIResult<Page<Element>>?) -> Void],
+        delegate: WeakReference<any PaginatorDelegate>?
     ) {
-        let tellDelegate: @Sendable (_ onMain: Bool) -> Void = { [self] onMain in
-            guard let delegate else { return }
-            let tell: @Sendable () -> Void = { MainActor.assumeIsolated { delegate.deliver(outcome, from: self) } }
-            if onMain { tell() } else { DispatchQueue.main.async(execute: tell) }
-        }
-        guard !waiters.isEmpty else { return tellDelegate(false) }
-        let queue = client.configuration.callbackQueue
-        queue.async {
+        guard !waiters.isEmpty || delegate != nil else { return }
+        MainQueue.async { [self] in
             for waiter in waiters { waiter(outcome) }
-            tellDelegate(Thread.isMainThread)
+            delegate?.value?.receive(outcome, from: self)
         }
     }
 }

@@ -14,7 +14,7 @@ import Dispatch
 ///
 /// The paginator is an actor, so any task may call it. Closure and delegate code calls the same
 /// paginator without a Task: ``loadFirstPage(completion:)``, ``loadNextPage(completion:)`` and
-/// ``refresh(completion:)`` answer on the client's callback queue, a ``delegate`` hears every
+/// ``refresh(completion:)`` answer on the main actor, a ``delegate`` hears every
 /// load on the main actor, and ``snapshot`` reads where the list stands without awaiting.
 ///
 /// One load runs at a time, whichever form asked for it: a call made while a page is loading
@@ -53,8 +53,8 @@ public actor Paginator<Request: PagedRequest> {
         /// Changes whenever the book is replaced, so a load started before a refresh is not recorded after it.
         var generation = 0
         /// The completion closures waiting for each load, by load id.
-        var waiters: [Int: [@Sendable (APIResult<Page<Element>>?) -> Void]] = [:]
-        var delegate: WeakPaginatorDelegate?
+        var waiters: [Int: [@MainActor @Sendable (APIResult<Page<Element>>?) -> Void]] = [:]
+        var delegate: WeakReference<any PaginatorDelegate>?
     }
 
     let client: APIClient
@@ -146,7 +146,7 @@ public actor Paginator<Request: PagedRequest> {
     /// given, is registered in the same turn of the lock: it hears the load it started or joined
     /// exactly once, however soon that load ends.
     nonisolated func step(
-        _ kind: Kind, waiter: (@Sendable (APIResult<Page<Element>>?) -> Void)? = nil
+        _ kind: Kind, waiter: (@MainActor @Sendable (APIResult<Page<Element>>?) -> Void)? = nil
     ) -> Step {
         let (step, replaced) = state.withLock { state -> (Step, Load?) in
             if kind == .first, let first = state.book.pages.first {

@@ -47,22 +47,16 @@ extension PaginatorDelegate {
     public func paginatorDidReachEnd<Request: PagedRequest>(_ paginator: Paginator<Request>) {}
 }
 
-/// A weak reference to a paginator delegate that can cross threads; only dereferenced on the main actor.
-final class WeakPaginatorDelegate: @unchecked Sendable {
-    private(set) weak var delegate: (any PaginatorDelegate)?
-
-    init(_ delegate: any PaginatorDelegate) { self.delegate = delegate }
-
-    @MainActor
-    func deliver<Request: PagedRequest>(
+extension PaginatorDelegate {
+    /// Calls the method that matches `outcome` (`nil`: the end).
+    func receive<Request: PagedRequest>(
         _ outcome: APIResult<Page<Request.Element>>?, from paginator: Paginator<Request>
     ) {
-        guard let delegate else { return }
         switch outcome {
-        case .success(let page, _)?: delegate.paginator(paginator, didLoad: page)
-        case .serverFailure(let failure)?: delegate.paginator(paginator, didFailWith: .server(failure))
-        case .transportError(let error)?: delegate.paginator(paginator, didFailWith: .transport(error))
-        case nil: delegate.paginatorDidReachEnd(paginator)
+        case .success(let page, _)?: self.paginator(paginator, didLoad: page)
+        case .serverFailure(let failure)?: self.paginator(paginator, didFailWith: .server(failure))
+        case .transportError(let error)?: self.paginator(paginator, didFailWith: .transport(error))
+        case nil: paginatorDidReachEnd(paginator)
         }
     }
 }

@@ -73,12 +73,12 @@ final class ChainRunner: Sendable {
     ) {
         guard run.handle.isRunning else { return }
         current.withLock { $0.step += 1 }
-        let child = client.perform(request, delegate: nil, progress: nil, options: SendOptions(reportsProgress: false))
-        {
-            [run] result in
-            guard run.handle.isRunning else { return }
-            then(result)
-        }
+        let child = client.perform(
+            request,
+            route: .inPlace { [run] result in
+                guard run.handle.isRunning else { return }
+                then(result)
+            }, options: SendOptions(reportsProgress: false))
         let cancelNow = current.withLock { current -> Bool in
             guard run.handle.isRunning else { return true }
             current.handle = child

@@ -13,7 +13,7 @@ import Glibc
 /// On Apple platforms it wraps `NWPathMonitor`. On Linux it looks, every ``pollingInterval``
 /// seconds, for an interface that is up and running with an address (other than loopback) and
 /// for a default route (`/proc/net/route`, `/proc/net/ipv6_route`). Changes are published as an
-/// async sequence (``updates``) and to observers (``addObserver(queue:_:)``).
+/// async sequence (``updates``) and to observers (``addObserver(_:)``).
 ///
 /// Give it to a client with `configuration.connectivity` and `failsFastWhenOffline = true` to
 /// fail at once, or answer from the cache, while offline.
@@ -30,7 +30,7 @@ public final class ConnectivityMonitor: Sendable {
 
     private struct State {
         var status = Status.unknown
-        var observers: [UUID: (queue: DispatchQueue, handler: @Sendable (Status) -> Void)] = [:]
+        var observers: [UUID: @MainActor @Sendable (Status) -> Void] = [:]
         var streams: [UUID: AsyncStream<Status>.Continuation] = [:]
         var timer: (any DispatchSourceTimer)?
     }
@@ -104,12 +104,12 @@ public final class ConnectivityMonitor: Sendable {
         return stream
     }
 
-    /// Calls `handler` on `queue` with every change of status.
+    /// Calls `handler` on the main actor with every change of status.
     /// - Returns: A token for ``removeObserver(_:)``.
     @discardableResult
-    public func addObserver(queue: DispatchQueue = .main, _ handler: @escaping @Sendable (Status) -> Void) -> UUID {
+    public func addObserver(_ handler: @escaping @MainActor @Sendable (Status) -> Void) -> UUID {
         let id = UUID()
-        state.withLock { $0.observers[id] = (queue, handler) }
+        state.withLock { $0.observers[id] = handler }
         return id
     }
 
@@ -118,13 +118,13 @@ public final class ConnectivityMonitor: Sendable {
 
     private func update(_ status: Status) {
         let notify = state.withLock {
-            state -> ([(DispatchQueue, @Sendable (Status) -> Void)], [AsyncStream<Status>.Continuation])? in
+            state -> ([@MainActor @Sendable (Status) -> Void], [AsyncStream<Status>.Continuation])? in
             guard state.status != status else { return nil }
             state.status = status
-            return (state.observers.values.map { ($0.queue, $0.handler) }, Array(state.streams.values))
+            return (Array(state.observers.values), Array(state.streams.values))
         }
         guard let (observers, streams) = notify else { return }
-        for (queue, handler) in observers { queue.async { handler(status) } }
+        if !observers.isEmpty { MainQueue.async { for handler in observers { handler(status) } } }
         for stream in streams { stream.yield(status) }
     }
 

@@ -113,6 +113,6 @@ public final class FeedbackPlugin: APIPlugin {
 
     private func present(_ body: @escaping @MainActor @Sendable (any FeedbackPresenter) -> Void) {
         let presenter = self.presenter
-        DispatchQueue.main.async { MainActor.assumeIsolated { body(presenter) } }
+        MainQueue.async { body(presenter) }
     }
 }

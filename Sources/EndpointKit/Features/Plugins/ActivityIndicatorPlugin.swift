@@ -54,12 +54,10 @@ public final class ActivityIndicatorPlugin: APIPlugin {
     /// Called under the lock, so notifications reach the main queue in the order of the counts.
     private func notify(_ count: Int, started: Bool, stopped: Bool) {
         let (onStart, onStop, onChange) = (self.onStart, self.onStop, self.onChange)
-        DispatchQueue.main.async {
-            MainActor.assumeIsolated {
-                if started { onStart() }
-                onChange(count)
-                if stopped { onStop() }
-            }
+        MainQueue.async {
+            if started { onStart() }
+            onChange(count)
+            if stopped { onStop() }
         }
     }
 }

@@ -27,8 +27,8 @@ extension APIClient {
         }
     }
 
-    /// Streams a request's elements to a closure, on the callback queue, then calls `completion`
-    /// once.
+    /// Streams a request's elements to a closure, on the main actor, then calls `completion`
+    /// once. Elements are decoded off the main thread.
     ///
     /// ```swift
     /// let handle = client.stream(TailLog(name: "api"), onElement: { line in
@@ -48,12 +48,13 @@ extension APIClient {
     ///   reports ``TransportError/Reason/cancelled``).
     @discardableResult
     public func stream<Request: StreamingRequest>(
-        _ request: Request, info: SendInfo = SendInfo(), onElement: @escaping @Sendable (Request.Element) -> Void,
-        completion: @escaping @Sendable (APIResult<StreamSummary>) -> Void
+        _ request: Request, info: SendInfo = SendInfo(),
+        onElement: @escaping @MainActor @Sendable (Request.Element) -> Void,
+        completion: @escaping @MainActor @Sendable (APIResult<StreamSummary>) -> Void
     ) -> RequestHandle {
         let run = StreamRun(client: self, request: request, info: info)
         let pump = StreamPump(
-            controller: run, format: request.format, decoder: run.decoder, queue: configuration.callbackQueue,
+            controller: run, format: request.format, decoder: run.decoder, readQueue: processingQueue,
             onElement: { element in
                 onElement(element)
                 return true
@@ -79,21 +80,16 @@ extension APIClient {
     public func stream<Request: StreamingRequest>(
         _ request: Request, info: SendInfo = SendInfo(), delegate: any StreamingRequestDelegate
     ) -> RequestHandle {
-        let listener = WeakStreamingDelegate(delegate)
-        let ender = WeakDelegate(delegate)
+        let listener = WeakReference<any StreamingRequestDelegate>(delegate)
         let run = StreamRun(client: self, request: request, info: info)
         let pump = StreamPump(
-            controller: run, format: request.format, decoder: run.decoder, queue: .main,
+            controller: run, format: request.format, decoder: run.decoder, readQueue: processingQueue,
             onElement: { element in
-                MainActor.assumeIsolated {
-                    guard let delegate = listener.delegate else { return false }
-                    delegate.request(request, didReceive: element)
-                    return true
-                }
+                guard let delegate = listener.value else { return false }
+                delegate.request(request, didReceive: element)
+                return true
             },
-            onEnd: { result in
-                MainActor.assumeIsolated { ender.deliver(result, for: request) }
-            })
+            onEnd: { result in listener.value?.receive(result, for: request) })
         run.start()
         pump.start()
         return run.composite.handle

@@ -67,9 +67,7 @@ final class StreamRun<Request: StreamingRequest>: Sendable {
     private func connect() {
         guard !state.withLock({ $0.isEnded }) else { return }
         let options = SendOptions(reportsProgress: false, info: info, bodyStream: channel)
-        let handle = client.perform(request, delegate: nil, progress: nil, options: options) { [self] result in
-            ended(result)
-        }
+        let handle = client.perform(request, route: .inPlace { [self] in ended($0) }, options: options)
         let isEnded = state.withLock { state -> Bool in
             if !state.isEnded { state.connection = handle }
             return state.isEnded

@@ -20,10 +20,3 @@ public protocol StreamingRequestDelegate: APIRequestDelegate {
     /// The next element of the stream, in order.
     func request<Request: StreamingRequest>(_ request: Request, didReceive element: Request.Element)
 }
-
-/// A weak reference to a streaming delegate that can cross threads; only read on the main actor.
-final class WeakStreamingDelegate: @unchecked Sendable {
-    private(set) weak var delegate: (any StreamingRequestDelegate)?
-
-    init(_ delegate: any StreamingRequestDelegate) { self.delegate = delegate }
-}

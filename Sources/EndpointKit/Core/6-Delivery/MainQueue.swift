@@ -1,0 +1,13 @@
+import Dispatch
+
+/// The one way EndpointKit reaches app code on the main actor: a later turn of the main queue.
+///
+/// Every closure the library calls back is `@MainActor` and runs here, never inline where the
+/// work finished: a send cancelled on the main thread returns before its completion runs, and one
+/// cancelled on any other thread (a timer, a transport thread) still completes on main.
+enum MainQueue {
+    /// Runs `body` on the main actor, in a later turn of the main queue, in the order of the calls.
+    static func async(_ body: @escaping @MainActor @Sendable () -> Void) {
+        DispatchQueue.main.async { MainActor.assumeIsolated(body) }
+    }
+}

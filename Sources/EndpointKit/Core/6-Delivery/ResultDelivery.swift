@@ -1,0 +1,45 @@
+import Dispatch
+
+/// Where one send's result goes, and the thread it is handed over on: the hop from the library's
+/// threads to app code, named in one place.
+///
+/// The closure runs first, then the delegates (on the main actor): in the same turn of the main
+/// queue when the closure runs on the main actor, in a later one otherwise.
+struct ResultDelivery<Request: APIRequest>: Sendable {
+    /// Where the closure runs.
+    enum Route: Sendable {
+        /// On the main actor, in a later turn of the main queue: every closure form's default.
+        case mainActor(@MainActor @Sendable (APIResult<Request.Response>) -> Void)
+        /// On a queue the caller chose (``APIClient/send(_:info:on:progress:completion:)``).
+        case queue(DispatchQueue, @Sendable (APIResult<Request.Response>) -> Void)
+        /// Where the send completes, for an awaiting caller that resumes on its own executor.
+        case inPlace(@Sendable (APIResult<Request.Response>) -> Void)
+    }
+
+    let route: Route
+    /// The delegates told after the closure, held weakly.
+    let delegates: [WeakReference<any APIRequestDelegate>]
+
+    /// Hands `result` over; called once per send, from any thread.
+    func deliver(_ result: APIResult<Request.Response>, for request: Request) {
+        let delegates = self.delegates
+        let tellDelegates: @MainActor @Sendable () -> Void = {
+            for delegate in delegates { delegate.value?.receive(result, for: request) }
+        }
+        switch route {
+        case .mainActor(let closure):
+            MainQueue.async {
+                closure(result)
+                tellDelegates()
+            }
+        case .queue(let queue, let closure):
+            queue.async {
+                closure(result)
+                if !delegates.isEmpty { MainQueue.async(tellDelegates) }
+            }
+        case .inPlace(let closure):
+            closure(result)
+            if !delegates.isEmpty { MainQueue.async(tellDelegates) }
+        }
+    }
+}
