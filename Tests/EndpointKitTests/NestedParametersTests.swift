@@ -35,7 +35,8 @@ final class NestedParametersTests: LoopbackTestCase {
 
     func testThatAQueryCarriesBracketedNames() throws {
         let received = try send(Send(parameters: .query(Self.nested)))
-        XCTAssertEqual(received.query, [["a[b]", "1"], ["a[b][c]", "2"], ["filter[status]", "open"], ["page", "2"]])
+        XCTAssertEqual(
+            received.query, [["a[b]", "1"], ["a[b][c]", "2"], ["filter[status]", "open"], ["page", "2"]])
         XCTAssertEqual(received.target, "/echo?a%5Bb%5D=1&a%5Bb%5D%5Bc%5D=2&filter%5Bstatus%5D=open&page=2")
     }
 

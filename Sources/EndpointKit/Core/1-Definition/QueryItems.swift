@@ -61,7 +61,8 @@ public struct QueryItems: Sendable, Hashable, ExpressibleByDictionaryLiteral, Ex
     }
 
     private static func expand(
-        _ value: QueryValue, name: String, arrayEncoding: ArrayEncoding, into result: inout [(name: String, value: String)]
+        _ value: QueryValue, name: String, arrayEncoding: ArrayEncoding,
+        into result: inout [(name: String, value: String)]
     ) {
         switch value {
         case .none: return
