@@ -11,39 +11,21 @@ import FoundationNetworking
 /// stream ended (normally, cut, cancelled, left, stopped by a 204), and that a new iteration
 /// clears it.
 final class StreamSummaryTests: LoopbackTestCase {
-    /// Iterates `stream` once, bounded by `timeout` (then the Task is cancelled); `during` is
-    /// `stream.summary` as seen inside the loop, at each element.
-    private static func iterate<Element: Sendable>(
-        _ stream: ResponseStream<Element>, limit: Int = .max, timeout: TimeInterval = 20
+    /// Iterates `stream` once (bounded); `during` is `stream.summary` as seen inside the loop, at
+    /// each element.
+    private func iterate<Element: Sendable>(
+        _ stream: ResponseStream<Element>, limit: Int = .max
     ) async -> (collected: Collected<Element>, during: [StreamSummary?]) {
-        let task = Task { () -> (Collected<Element>, [StreamSummary?]) in
-            var collected = Collected<Element>()
-            var during: [StreamSummary?] = []
-            do {
-                for try await element in stream {
-                    collected.elements.append(element)
-                    during.append(stream.summary)
-                    if collected.elements.count >= limit { break }
-                }
-            } catch {
-                collected.failure = error
-            }
-            return (collected, during)
-        }
-        let watchdog = Task {
-            try await Task.sleep(nanoseconds: UInt64(timeout * 1e9))
-            task.cancel()
-        }
-        let outcome = await task.value
-        watchdog.cancel()
-        return outcome
+        let during = Locked<[StreamSummary?]>([])
+        let collected = await collect(stream, limit: limit) { _ in during.withLock { $0.append(stream.summary) } }
+        return (collected, during.value)
     }
 
     func testThatANormalEndLeavesTheSummary() async {
         server.route("/lines") { _ in .pieces(["a\nb", "\nc\n"], delay: 0.01) }
         let stream = client.stream(LineStream())
         XCTAssertNil(stream.summary, "nothing before the loop")
-        let (collected, during) = await Self.iterate(stream)
+        let (collected, during) = await iterate(stream)
         XCTAssertNil(collected.failure)
         XCTAssertEqual(collected.elements, ["a", "b", "c"])
         XCTAssertEqual(during.count, 3)
@@ -54,7 +36,7 @@ final class StreamSummaryTests: LoopbackTestCase {
     func testThatACutConnectionLeavesTheSummaryOfWhatCame() async {
         server.route("/lines") { _ in .pieces(["one\n", "two\n"], delay: 0.01, cut: true) }
         let stream = client.stream(LineStream())
-        let (collected, _) = await Self.iterate(stream)
+        let (collected, _) = await iterate(stream)
         XCTAssertEqual(collected.elements, ["one", "two"])
         XCTAssertEqual(collected.transportReason, .connectionLost, "\(String(describing: collected.failure))")
         XCTAssertEqual(stream.summary?.bytesReceived, 8)
@@ -68,22 +50,8 @@ final class StreamSummaryTests: LoopbackTestCase {
             }
         }
         let stream = client.stream(LineStream())
-        let first = expectation(description: "first line")
-        let task = Task { () -> Collected<String> in
-            var collected = Collected<String>()
-            do {
-                for try await line in stream {
-                    collected.elements.append(line)
-                    first.fulfill()
-                }
-            } catch {
-                collected.failure = error
-            }
-            return collected
-        }
-        await fulfillment(of: [first], timeout: 10)
-        task.cancel()
-        let collected = await task.value
+        // The Task the loop runs in is cancelled once the first line came.
+        let collected = await collect(stream) { _ in withUnsafeCurrentTask { $0?.cancel() } }
         XCTAssertEqual(collected.elements, ["first"])
         XCTAssertEqual(collected.transportReason, .cancelled, "\(String(describing: collected.failure))")
         XCTAssertEqual(stream.summary?.bytesReceived, 6)
@@ -101,7 +69,7 @@ final class StreamSummaryTests: LoopbackTestCase {
             }
         }
         let stream = client.stream(LineStream())
-        let (collected, _) = await Self.iterate(stream, limit: 3)
+        let (collected, _) = await iterate(stream, limit: 3)
         XCTAssertEqual(collected.elements, ["line 0", "line 1", "line 2"])
         XCTAssertNil(collected.failure)
         let bytes = stream.summary?.bytesReceived ?? 0
@@ -122,7 +90,7 @@ final class StreamSummaryTests: LoopbackTestCase {
             }
         }
         let stream = client.stream(EventStream())
-        let (collected, _) = await Self.iterate(stream)
+        let (collected, _) = await iterate(stream)
         XCTAssertEqual(collected.elements.map(\.data), ["one", "two", "three"])
         XCTAssertEqual(collected.serverFailure?.statusCode, 204, "\(String(describing: collected.failure))")
         XCTAssertEqual(stream.summary?.reconnects, 2)
@@ -139,7 +107,7 @@ final class StreamSummaryTests: LoopbackTestCase {
         var request = EventStream()
         request.reconnection.maximumReconnects = 1
         let stream = client.stream(request)
-        let (collected, _) = await Self.iterate(stream)
+        let (collected, _) = await iterate(stream)
         XCTAssertEqual(collected.elements.map(\.data), ["1", "2"])
         XCTAssertNil(collected.failure, "closed normally with no reconnection left: a success")
         XCTAssertEqual(connections.total, 2)
@@ -154,9 +122,9 @@ final class StreamSummaryTests: LoopbackTestCase {
             return connections.total == 1 ? .pieces(["a\n"]) : .pieces(["bb\n", "cc\n"], delay: 0.01)
         }
         let stream = client.stream(LineStream())
-        _ = await Self.iterate(stream)
+        _ = await iterate(stream)
         XCTAssertEqual(stream.summary?.bytesReceived, 2)
-        let (second, during) = await Self.iterate(stream)
+        let (second, during) = await iterate(stream)
         XCTAssertEqual(second.elements, ["bb", "cc"])
         XCTAssertEqual(during, [nil, nil], "the first iteration's summary is cleared when the second begins")
         XCTAssertEqual(stream.summary?.bytesReceived, 6)

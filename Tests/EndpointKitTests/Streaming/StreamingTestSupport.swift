@@ -44,10 +44,18 @@ extension XCTestCase {
         _ request: Request, on client: APIClient, limit: Int = .max, timeout: TimeInterval = 20,
         onElement: (@Sendable (Request.Element) -> Void)? = nil
     ) async -> Collected<Request.Element> {
-        let task = Task { () -> Collected<Request.Element> in
-            var collected = Collected<Request.Element>()
+        await collect(client.stream(request), limit: limit, timeout: timeout, onElement: onElement)
+    }
+
+    /// Iterates `stream` once, as ``collect(_:on:limit:timeout:onElement:)`` does.
+    func collect<Element: Sendable>(
+        _ stream: ResponseStream<Element>, limit: Int = .max, timeout: TimeInterval = 20,
+        onElement: (@Sendable (Element) -> Void)? = nil
+    ) async -> Collected<Element> {
+        let task = Task { () -> Collected<Element> in
+            var collected = Collected<Element>()
             do {
-                for try await element in client.stream(request) {
+                for try await element in stream {
                     collected.elements.append(element)
                     onElement?(element)
                     if collected.elements.count >= limit { break }
