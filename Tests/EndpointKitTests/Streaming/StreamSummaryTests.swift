@@ -59,15 +59,7 @@ final class StreamSummaryTests: LoopbackTestCase {
     }
 
     func testThatALeftLoopLeavesTheSummary() async {
-        server.route("/lines") { _ in
-            .streamed(status: 200, headers: []) { body in
-                var index = 0
-                while body.send("line \(index)\n") {
-                    index += 1
-                    body.wait(0.005)
-                }
-            }
-        }
+        server.route("/lines") { _ in .endlessLines(every: 0.005) }
         let stream = client.stream(LineStream())
         let (collected, _) = await iterate(stream, limit: 3)
         XCTAssertEqual(collected.elements, ["line 0", "line 1", "line 2"])

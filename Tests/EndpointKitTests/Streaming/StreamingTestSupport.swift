@@ -99,6 +99,17 @@ extension TransportTestCase {
 }
 
 extension TestResponse {
+    /// A chunked 200 of `line 0`, `line 1`... sent `delay` seconds apart until the client goes away.
+    static func endlessLines(every delay: TimeInterval) -> TestResponse {
+        .streamed(status: 200, headers: []) { body in
+            var index = 0
+            while body.send("line \(index)\n") {
+                index += 1
+                body.wait(delay)
+            }
+        }
+    }
+
     /// A chunked 200 of `pieces` sent `delay` seconds apart, optionally cut instead of ended.
     static func pieces(
         _ pieces: [String], contentType: String = "text/plain", delay: TimeInterval = 0, cut: Bool = false
