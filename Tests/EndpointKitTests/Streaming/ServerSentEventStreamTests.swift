@@ -110,6 +110,15 @@ final class ServerSentEventStreamTests: LoopbackTestCase {
         XCTAssertEqual(lastEventIDs.value.count, 1)
     }
 
+    func testThatA204OnTheFirstConnectionEndsTheStreamWithoutReconnecting() async {
+        routeEvents { _, _ in .status(204) }
+        let collected = await collect(EventStream(), on: client)
+        XCTAssertEqual(collected.elements.count, 0)
+        XCTAssertEqual(collected.serverFailure?.statusCode, 204)
+        XCTAssertEqual(collected.serverFailure?.kind, .httpStatus)
+        XCTAssertEqual(lastEventIDs.value, [""])
+    }
+
     func testThatAnEventStreamAsksForEventsAndDataDecodesAsJSON() async {
         struct Tick: Decodable, Equatable { let n: Int }
         struct Ticks: StreamingRequest {

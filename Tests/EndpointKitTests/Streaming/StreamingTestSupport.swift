@@ -44,10 +44,18 @@ extension XCTestCase {
         _ request: Request, on client: APIClient, limit: Int = .max, timeout: TimeInterval = 20,
         onElement: (@Sendable (Request.Element) -> Void)? = nil
     ) async -> Collected<Request.Element> {
-        let task = Task { () -> Collected<Request.Element> in
-            var collected = Collected<Request.Element>()
+        await collect(client.stream(request), limit: limit, timeout: timeout, onElement: onElement)
+    }
+
+    /// Iterates `stream` once, as ``collect(_:on:limit:timeout:onElement:)`` does.
+    func collect<Element: Sendable>(
+        _ stream: ResponseStream<Element>, limit: Int = .max, timeout: TimeInterval = 20,
+        onElement: (@Sendable (Element) -> Void)? = nil
+    ) async -> Collected<Element> {
+        let task = Task { () -> Collected<Element> in
+            var collected = Collected<Element>()
             do {
-                for try await element in client.stream(request) {
+                for try await element in stream {
                     collected.elements.append(element)
                     onElement?(element)
                     if collected.elements.count >= limit { break }
@@ -91,6 +99,17 @@ extension TransportTestCase {
 }
 
 extension TestResponse {
+    /// A chunked 200 of `line 0`, `line 1`... sent `delay` seconds apart until the client goes away.
+    static func endlessLines(every delay: TimeInterval) -> TestResponse {
+        .streamed(status: 200, headers: []) { body in
+            var index = 0
+            while body.send("line \(index)\n") {
+                index += 1
+                body.wait(delay)
+            }
+        }
+    }
+
     /// A chunked 200 of `pieces` sent `delay` seconds apart, optionally cut instead of ended.
     static func pieces(
         _ pieces: [String], contentType: String = "text/plain", delay: TimeInterval = 0, cut: Bool = false

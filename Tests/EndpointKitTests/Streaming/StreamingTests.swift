@@ -46,15 +46,7 @@ final class StreamingTests: LoopbackTestCase {
     }
 
     func testThatLeavingTheLoopCancelsTheTransfer() async {
-        server.route("/lines") { _ in
-            .streamed(status: 200, headers: []) { body in
-                var index = 0
-                while body.send("line \(index)\n") {
-                    index += 1
-                    body.wait(0.005)
-                }
-            }
-        }
+        server.route("/lines") { _ in .endlessLines(every: 0.005) }
         let collected = await collect(LineStream(), on: client, limit: 3)
         XCTAssertEqual(collected.elements, ["line 0", "line 1", "line 2"])
         XCTAssertNil(collected.failure)

@@ -5,6 +5,7 @@
 ///
 /// ```swift
 /// var query: QueryItems { ["page": 1, "size": 20, "tag": ["swift", "ios"]] }
+/// var query: QueryItems { ["filter": ["status": "open"], "page": 2] }   // filter[status]=open&page=2
 /// ```
 public struct QueryItems: Sendable, Hashable, ExpressibleByDictionaryLiteral, ExpressibleByArrayLiteral, Sequence {
     /// One parameter.
@@ -50,28 +51,39 @@ public struct QueryItems: Sendable, Hashable, ExpressibleByDictionaryLiteral, Ex
     /// Iterates over the parameters in order.
     public func makeIterator() -> IndexingIterator<[Item]> { items.makeIterator() }
 
-    /// Expands the items into name/value pairs (lists per `arrayEncoding`, ``QueryValue/none``
-    /// dropped), not yet percent-encoded.
+    /// Expands the items into name/value pairs (lists per `arrayEncoding`, dictionaries as
+    /// `name[key]`, ``QueryValue/none`` dropped), not yet percent-encoded.
     public func pairs(arrayEncoding: ArrayEncoding) -> [(name: String, value: String)] {
         var result: [(name: String, value: String)] = []
         result.reserveCapacity(items.count)
-        for item in items {
-            switch item.value {
-            case .none: continue
-            case .string(let value): result.append((item.name, value))
-            case .array(let values):
-                switch arrayEncoding {
-                case .repeatedKey: result += values.map { (item.name, $0) }
-                case .brackets: result += values.map { (item.name + "[]", $0) }
-                case .commaSeparated: result.append((item.name, values.joined(separator: ",")))
-                }
-            }
-        }
+        for item in items { Self.expand(item.value, name: item.name, arrayEncoding: arrayEncoding, into: &result) }
         return result
     }
 
+    private static func expand(
+        _ value: QueryValue, name: String, arrayEncoding: ArrayEncoding,
+        into result: inout [(name: String, value: String)]
+    ) {
+        switch value {
+        case .none: return
+        case .string(let value): result.append((name, value))
+        case .array(let values):
+            switch arrayEncoding {
+            case .repeatedKey: result += values.map { (name, $0) }
+            case .brackets: result += values.map { (name + "[]", $0) }
+            case .commaSeparated: result.append((name, values.joined(separator: ",")))
+            }
+        case .dictionary(let nested):
+            for item in nested.items {
+                expand(item.value, name: name + "[" + item.name + "]", arrayEncoding: arrayEncoding, into: &result)
+            }
+        }
+    }
+
     /// The percent-encoded `name=value&...` form (RFC 3986: only unreserved characters are left
-    /// as they are, so `+`, `&` and `=` inside values survive).
+    /// as they are, so `+`, `&` and `=` inside values survive). Brackets in names are encoded too,
+    /// as browsers, PHP's `http_build_query` and Alamofire write them: `filter%5Bstatus%5D=open`,
+    /// which servers decode to `filter[status]=open` before reading the brackets.
     public func percentEncoded(arrayEncoding: ArrayEncoding) -> String {
         pairs(arrayEncoding: arrayEncoding)
             .map {

@@ -38,13 +38,8 @@ extension CommonParameterPlacement {
             merged.append(contentsOf: QueryItems(newItems(common, besides: Set(items.map(\.name)))))
             return .form(merged)
         case .multipart(var form):
-            for item in newItems(common, besides: Set(form.parts.map(\.name))) {
-                switch item.value {
-                case .string(let text): form.append(text, name: item.name)
-                case .array(let texts): for text in texts { form.append(text, name: item.name) }
-                case .none: break
-                }
-            }
+            let added = QueryItems(newItems(common, besides: Set(form.parts.map(\.name))))
+            for pair in added.pairs(arrayEncoding: .repeatedKey) { form.append(pair.value, name: pair.name) }
             return .multipart(form)
         case .data, .encodable, .file, .invalid:
             return nil
@@ -57,20 +52,8 @@ extension CommonParameterPlacement {
         guard let open = json.firstIndex(where: { !$0.isJSONWhitespace }), json[open] == UInt8(ascii: "{"),
             let requestObject = try? JSONSerialization.jsonObject(with: json) as? [String: Any]
         else { return nil }
-        // A name given twice becomes a list, as `a=1&a=2` would in a query string.
-        var members: [String: (values: [String], isList: Bool)] = [:]
-        for item in newItems(common, besides: Set(requestObject.keys)) {
-            let (values, isList): ([String], Bool)
-            switch item.value {
-            case .string(let text): (values, isList) = ([text], false)
-            case .array(let texts): (values, isList) = (texts, true)
-            case .none: continue
-            }
-            let earlier = members[item.name]
-            members[item.name] = ((earlier?.values ?? []) + values, isList || earlier != nil)
-        }
-        let object = members.mapValues { $0.isList ? $0.values as Any : ($0.values.first ?? "") as Any }
-        guard !members.isEmpty,
+        let object = jsonObject(newItems(common, besides: Set(requestObject.keys)))
+        guard !object.isEmpty,
             let encoded = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
         else { return json }
         // `{"a":"1","b":"2"}` without its braces, followed by a comma unless the object is empty.
@@ -80,6 +63,34 @@ extension CommonParameterPlacement {
         var merged = json
         merged.insert(contentsOf: inserted, at: open + 1)
         return merged
+    }
+
+    /// Parameters as JSON object members: text as strings, a list as an array of strings, nested
+    /// parameters as an object. A name given twice becomes a list, as `a=1&a=2` would in a query
+    /// string; nested parameters given twice under one name are merged, as `a[b]=1&a[c]=2` would
+    /// be; a name that is both text and nested keeps the text.
+    private static func jsonObject(_ items: [QueryItems.Item]) -> [String: Any] {
+        var members: [String: (values: [String], isList: Bool)] = [:]
+        var objects: [String: [QueryItems.Item]] = [:]
+        for item in items {
+            let (values, isList): ([String], Bool)
+            switch item.value {
+            case .string(let text): (values, isList) = ([text], false)
+            case .array(let texts): (values, isList) = (texts, true)
+            case .dictionary(let nested):
+                objects[item.name, default: []] += nested.items
+                continue
+            case .none: continue
+            }
+            let earlier = members[item.name]
+            members[item.name] = ((earlier?.values ?? []) + values, isList || earlier != nil)
+        }
+        var object = members.mapValues { $0.isList ? $0.values as Any : ($0.values.first ?? "") as Any }
+        for (name, nested) in objects where object[name] == nil {
+            let value = jsonObject(nested)
+            if !value.isEmpty { object[name] = value }
+        }
+        return object
     }
 
     /// Whether a content type is JSON (`application/json`, `text/json`, `application/*+json`).

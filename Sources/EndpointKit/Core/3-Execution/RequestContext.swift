@@ -33,38 +33,3 @@ public struct RequestContext: Sendable {
         self.showsActivityIndicator = showsActivityIndicator
     }
 }
-
-/// A failed attempt: a "no" from the server, or no usable answer.
-public enum APIFailure: Error, Sendable, CustomStringConvertible {
-    /// The server answered "no".
-    case server(ServerFailure)
-    /// No usable answer.
-    case transport(TransportError)
-
-    /// The HTTP status, when the server answered.
-    public var statusCode: Int? {
-        switch self {
-        case .server(let failure): return failure.statusCode
-        case .transport(let error): return error.metadata?.statusCode
-        }
-    }
-
-    /// The failure's own description.
-    public var description: String {
-        switch self {
-        case .server(let failure): return failure.description
-        case .transport(let error): return error.description
-        }
-    }
-}
-
-extension APIResult {
-    /// The failure, or `nil` on success.
-    public var failure: APIFailure? {
-        switch self {
-        case .success: return nil
-        case .serverFailure(let failure): return .server(failure)
-        case .transportError(let error): return .transport(error)
-        }
-    }
-}

@@ -10,6 +10,8 @@ protocol StreamController: Sendable {
     func fail(_ error: TransportError)
     /// The reader took the end.
     func delivered(_ result: APIResult<StreamSummary>)
+    /// What the stream amounted to so far: bytes, reconnections, the last event ID.
+    var summary: StreamSummary { get }
 }
 
 extension StreamRun: StreamController {}
@@ -36,6 +38,9 @@ final class StreamReader<Element: Sendable>: @unchecked Sendable {
     private var batch: [StreamFrame] = []
     private var index = 0
     private var isFinished = false
+    /// Told what the stream amounted to once this reader is done with it: when it takes the end,
+    /// or when it is released before (the loop was left). Set before the first ``next()``.
+    var onEnd: (@Sendable (StreamSummary) -> Void)?
 
     init(controller: any StreamController, format: StreamFormat<Element>, decoder: JSONDecoder) {
         self.controller = controller
@@ -43,7 +48,10 @@ final class StreamReader<Element: Sendable>: @unchecked Sendable {
         self.decoder = decoder
     }
 
-    deinit { controller.cancel() }
+    deinit {
+        controller.cancel()
+        if !isFinished { onEnd?(controller.summary) }
+    }
 
     /// The next element; `nil` after a stream that ended normally.
     /// - Throws: The ``ServerFailure`` or ``TransportError`` the stream ended with, once.
@@ -73,6 +81,7 @@ final class StreamReader<Element: Sendable>: @unchecked Sendable {
                 isFinished = true
                 batch = []
                 controller.delivered(result)
+                onEnd?(result.value ?? controller.summary)
                 switch result {
                 case .success: return nil
                 case .serverFailure(let failure): throw failure
@@ -89,54 +98,5 @@ final class StreamReader<Element: Sendable>: @unchecked Sendable {
             }
         }
         return nil
-    }
-}
-
-/// A stream's elements as an `AsyncSequence`, from ``APIClient/stream(_:info:)``.
-///
-/// Iterating sends the request; elements come as they arrive, and a reader that is behind holds
-/// the transfer back (see ``StreamingRequest/bufferSize``). Leaving the loop, or cancelling the
-/// Task, cancels the transfer. The loop ends normally when the stream does; a stream that fails
-/// throws its ``ServerFailure`` (a status the validation refused, with its body) or
-/// ``TransportError`` (a cut connection, after the elements that came before it; a cancelled
-/// Task; an element that did not decode).
-///
-/// ```swift
-/// do {
-///     for try await line in client.stream(TailLog(name: "api")) { print(line) }
-/// } catch let failure as ServerFailure {
-///     print("refused:", failure.statusCode, failure.bodyText)
-/// }
-/// ```
-///
-/// Each iteration sends the request again.
-public struct ResponseStream<Element: Sendable>: AsyncSequence, Sendable {
-    /// Any error: ``ServerFailure`` or ``TransportError``.
-    public typealias Failure = any Error
-
-    private let start: @Sendable () -> StreamReader<Element>
-
-    init(start: @escaping @Sendable () -> StreamReader<Element>) {
-        self.start = start
-    }
-
-    /// Sends the request and returns the iterator of its elements.
-    public func makeAsyncIterator() -> Iterator { Iterator(reader: start()) }
-
-    /// Iterates one stream; dropping it before the end cancels the transfer.
-    public struct Iterator: AsyncIteratorProtocol {
-        private let reader: StreamReader<Element>
-
-        init(reader: StreamReader<Element>) {
-            self.reader = reader
-        }
-
-        /// The next element, or `nil` at the end of the stream.
-        public mutating func next() async throws -> Element? { try await reader.next() }
-
-        /// The next element, or `nil` at the end of the stream.
-        public mutating func next(isolation actor: isolated (any Actor)?) async throws -> Element? {
-            try await reader.next()
-        }
     }
 }

@@ -119,13 +119,17 @@ final class StreamRun<Request: StreamingRequest>: Sendable {
 
     // MARK: - The end
 
+    /// What the stream amounted to so far, over every connection.
+    var summary: StreamSummary {
+        let progress = channel.progress
+        let reconnects = state.withLock { $0.reconnects }
+        return StreamSummary(
+            bytesReceived: progress.bytesReceived, reconnects: reconnects, lastEventID: progress.lastEventID)
+    }
+
     /// A success with the stream's summary in place of the connection's.
     private func summarized(_ result: APIResult<StreamSummary>) -> APIResult<StreamSummary> {
         guard case .success(_, let metadata) = result else { return result }
-        let progress = channel.progress
-        let reconnects = state.withLock { $0.reconnects }
-        let summary = StreamSummary(
-            bytesReceived: progress.bytesReceived, reconnects: reconnects, lastEventID: progress.lastEventID)
         return .success(summary, metadata)
     }
 

@@ -1,4 +1,6 @@
-/// What a stream amounted to, once it ended: the value of a successful stream's ``APIResult``.
+/// What a stream amounted to, once it ended: the value of a successful stream's ``APIResult``
+/// (closures and delegates), and ``ResponseStream/summary`` after an async loop, however the
+/// stream ended.
 public struct StreamSummary: Sendable, Hashable {
     /// The body bytes received, over every connection.
     public var bytesReceived: Int64
