@@ -73,7 +73,7 @@ final class MainActorDeliveryTests: LoopbackTestCase {
         }
         await assertCancelled { handle in
             DispatchQueue.main.async {
-                Timer.scheduledTimer(withTimeInterval: 0.05, repeats: false) { _ in handle.cancel() }
+                _ = Timer.scheduledTimer(withTimeInterval: 0.05, repeats: false) { _ in handle.cancel() }
             }
         }
     }
