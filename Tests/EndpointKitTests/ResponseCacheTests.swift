@@ -88,6 +88,73 @@ final class ResponseCacheTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).count, 1)
     }
 
+    /// The lock guards only the bookkeeping: a lookup answered from memory does not wait for
+    /// another lookup that is reading the disk.
+    func testThatAMemoryHitDoesNotWaitForADiskReadInProgress() {
+        ResponseCache(directory: folder).store(entry("cold"))
+        let gate = WorkGate(holding: false)
+        let cache = ResponseCache(directory: folder, observingDisk: { if $0 == .read { gate.pass("read") } })
+        cache.store(entry("hot"))
+        gate.hold()
+        let coldRead = expectation(description: "disk read")
+        Thread.detachNewThread {
+            XCTAssertNotNil(cache.cachedResponse(forKey: "cold"))
+            coldRead.fulfill()
+        }
+        XCTAssertTrue(gate.waitForArrival(), "the cold lookup reads the disk")
+        XCTAssertNotNil(cache.cachedResponse(forKey: "hot"))
+        XCTAssertEqual(gate.steps.map(\.name), [], "the memory hit waited for the disk read to give up")
+        gate.open()
+        wait(for: [coldRead], timeout: 10)
+        XCTAssertEqual(gate.steps.map(\.afterReturn), [true])
+    }
+
+    /// Files are read and written outside the cache's lock: a write goes to a temporary file that
+    /// is renamed into place, so a reader of the same key gets one whole version, never half of
+    /// one (nor none, which is what a damaged file reads as).
+    func testThatConcurrentWritesAndReadsOfOneKeyNeverYieldATornEntry() {
+        let cache = ResponseCache(directory: folder, memoryCapacity: 0)  // every read from the disk
+        // Each version is its own byte repeated, as many times as its ETag says.
+        let versions = (0..<8).map { version -> CachedResponse in
+            let count = (256 << 10) + version * 4096
+            let url = URL(string: "https://example.test/shared")!
+            let response = HTTPURLResponse(
+                url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: ["ETag": "\"\(version)-\(count)\""])!
+            return CachedResponse.make(
+                from: TransportResponse(response: response, data: Data(repeating: UInt8(version), count: count)),
+                request: URLRequest(url: url), key: "shared", policy: CachePolicy(lifetime: 60), isSharedCache: false)!
+        }
+        cache.store(versions[0])
+        let reads = Counter()
+        let group = DispatchGroup()
+        for thread in 0..<8 {
+            group.enter()
+            Thread.detachNewThread {
+                defer { group.leave() }
+                for round in 0..<60 {
+                    if thread.isMultiple(of: 2) {
+                        cache.store(versions[(thread + round) % versions.count])
+                        continue
+                    }
+                    reads.increment()
+                    // Some version is on the disk all along: a read that finds none saw a damaged file.
+                    guard let entry = cache.cachedResponse(forKey: "shared") else {
+                        reads.increment("torn")
+                        continue
+                    }
+                    let parts = (entry.etag ?? "").trimmingCharacters(in: ["\""]).split(separator: "-")
+                    let whole =
+                        parts.count == 2
+                        && entry.body == Data(repeating: UInt8(parts[0]) ?? 0, count: Int(parts[1]) ?? 0)
+                    if !whole { reads.increment("torn") }
+                }
+            }
+        }
+        XCTAssertEqual(group.wait(timeout: .now() + 60), .success)
+        XCTAssertEqual(reads.value("torn"), 0, "of \(reads.value()) reads")
+        XCTAssertEqual(cache.cachedResponse(forKey: "shared").map { versions.contains($0) }, true)
+    }
+
     func testThatAClockGoingBackwardsDoesNotMakeEntriesImmortal() {
         let stored = entry("a")
         let past = stored.storedAt.addingTimeInterval(-3600)

@@ -47,6 +47,8 @@ extension RequestExecution {
             }
         }
         state.withLock { $0.interception = task }
+        // A cancel that came while the task was being made found nothing to stop: stop it here.
+        if !handle.isRunning { task.cancel() }
     }
 
     /// Runs `action` on the processing queue after `seconds`, replacing any wait in progress.

@@ -24,6 +24,9 @@ final class RequestExecution<Request: APIRequest>: Sendable {
         var timer: (any DispatchSourceTimer)?
         var interception: Task<Void, Never>?
         var temporaryFiles: [URL] = []
+        /// Whether the send completed and removed its temporary files: files a build still in
+        /// progress makes afterwards are removed by the build itself.
+        var releasedFiles = false
         /// The request of the last attempt sent, for an answer given in place of a failure.
         var lastRequest: URLRequest?
     }
@@ -41,6 +44,9 @@ final class RequestExecution<Request: APIRequest>: Sendable {
     private let emit: @Sendable (APIResult<Request.Response>) -> Void
     /// Where a response is processed: the client's processing queue, or an awaiting caller.
     let processing: @Sendable (@escaping @Sendable () -> Void) -> Void
+    /// Whether the first attempt runs on the thread that starts the send (an awaiting caller's
+    /// task) rather than on the processing queue.
+    private let startsInline: Bool
     let timeouts: Timeouts
     /// The request's send information with the send site's added.
     let info: SendInfo
@@ -54,7 +60,10 @@ final class RequestExecution<Request: APIRequest>: Sendable {
     private static var attemptCap: Int { 20 }
 
     /// - Parameter processing: Runs the processing of each response; the client's processing
-    ///   queue when `nil`.
+    ///   queue when `nil`. Given, it is an awaiting caller's (see ``AwaitingCaller``): the send is
+    ///   started from the library's own nonisolated async code, off every actor of the app, and
+    ///   its first attempt runs there at once. Otherwise the send was started from app code on
+    ///   any thread (often the main one), and its first attempt runs on the processing queue.
     init(
         client: APIClient, request: Request, options: SendOptions = .none,
         processing: (@Sendable (@escaping @Sendable () -> Void) -> Void)? = nil,
@@ -65,6 +74,7 @@ final class RequestExecution<Request: APIRequest>: Sendable {
         self.emit = emit
         let queue = client.processingQueue
         self.processing = processing ?? { queue.async(execute: $0) }
+        startsInline = processing != nil
         timeouts = request.timeouts(overriding: client.configuration.timeouts)
         info = request.sendInfo.merging(options.info)
         var stages: [any RequestStage] = []
@@ -85,13 +95,19 @@ final class RequestExecution<Request: APIRequest>: Sendable {
             reportsProgress: options.reportsProgress)
     }
 
+    /// Registers the send (cancelling it from now on completes it, once, as cancelled) and starts
+    /// its first attempt. Nothing heavy runs on the starting thread: building the body (encoding,
+    /// staging files), the stages' look before sending (the cache's digest and disk read) and the
+    /// transport's setup run on the processing queue, unless an awaiting caller starts the send
+    /// (see the initializer's `processing`).
     func start() {
         client.registry.insert(handle)
         handle.setCancellation { [self] in
             stopWaiting()
             complete(with: .transportError(.cancelled()))
         }
-        runAttempt()
+        guard !startsInline else { return runAttempt() }
+        client.processingQueue.async { [self] in runAttempt() }
     }
 
     func context(attempt: Int, failures: [APIFailure]) -> RequestContext {
@@ -117,7 +133,17 @@ final class RequestExecution<Request: APIRequest>: Sendable {
                 .transportError(TransportError(.requestBuildFailed, message: error.description, underlyingError: error))
             )
         }
-        if !built.temporaryFiles.isEmpty { state.withLock { $0.temporaryFiles += built.temporaryFiles } }
+        if !built.temporaryFiles.isEmpty {
+            // A send cancelled while its body was built has removed its files already: these too.
+            let late = state.withLock { state -> Bool in
+                if !state.releasedFiles { state.temporaryFiles += built.temporaryFiles }
+                return state.releasedFiles
+            }
+            if late {
+                for file in built.temporaryFiles { try? FileManager.default.removeItem(at: file) }
+                return
+            }
+        }
         guard !adapters.isEmpty else { return send(built, context: context) }
         let adapters = self.adapters
         intercept(
@@ -267,7 +293,11 @@ final class RequestExecution<Request: APIRequest>: Sendable {
 
     func complete(with result: APIResult<Request.Response>) {
         client.registry.remove(handle)
-        let (temporaryFiles, attempt, failures) = state.withLock { ($0.temporaryFiles, $0.attempt, $0.failures) }
+        let (temporaryFiles, attempt, failures) = state.withLock { state in
+            state.releasedFiles = true
+            defer { state.temporaryFiles = [] }
+            return (state.temporaryFiles, state.attempt, state.failures)
+        }
         for file in temporaryFiles { try? FileManager.default.removeItem(at: file) }
         handle.existingProgressReporter?.complete(succeeded: result.isSuccess)
         if hooks.contains(.didComplete) {

@@ -6,18 +6,42 @@ import Glibc
 import Darwin
 #endif
 
+/// What the disk tier of a ``ResponseCache`` is doing, told to the observer it was made with
+/// (tests record where each step runs).
+package enum DiskCacheAccess: Sendable {
+    /// Making an entry's file name, a digest of its key.
+    case digest
+    /// Reading an entry's file.
+    case read
+    /// Writing an entry's file.
+    case write
+}
+
 /// The disk tier of ``ResponseCache``: one file per entry in a folder the cache owns, written to
 /// a temporary name and renamed into place, so a reader never sees half an entry and concurrent
-/// writers of one key leave one whole entry.
+/// writers of one key leave one whole entry. It holds no lock: the cache calls it outside its own.
 ///
 /// File format: the magic `EKC1`, a 4-byte big-endian length, the entry's metadata as JSON, the
 /// body. Anything else in the folder (corrupt, truncated, foreign) is removed.
 struct DiskCacheStore: Sendable {
+    /// What reading an entry's file found.
+    enum ReadOutcome {
+        case entry(CachedResponse)
+        /// No file (removed or evicted meanwhile).
+        case missing
+        /// A file that is not a whole entry.
+        case damaged
+    }
+
     let folder: URL
+    private let observe: @Sendable (DiskCacheAccess) -> Void
     private static let magic = Data("EKC1".utf8)
     private static let suffix = ".ekcache"
 
-    init(folder: URL) { self.folder = folder }
+    init(folder: URL, observe: @escaping @Sendable (DiskCacheAccess) -> Void) {
+        self.folder = folder
+        self.observe = observe
+    }
 
     /// Creates the folder and lists the valid-looking entry files with their sizes and last use;
     /// removes anything that is not an entry file.
@@ -39,24 +63,28 @@ struct DiskCacheStore: Sendable {
         return found
     }
 
-    static func fileName(for key: String) -> String {
-        Digest.hex(key) + suffix
+    /// The name of the file of the entry stored under `key`.
+    func fileName(for key: String) -> String {
+        observe(.digest)
+        return Digest.hex(key) + Self.suffix
     }
 
-    /// Reads an entry; a corrupt or foreign file, or one stored under another key, is removed.
-    func read(_ name: String, key: String) -> CachedResponse? {
+    /// Reads an entry's file; `touching` marks it used (its modification date orders eviction in
+    /// the next session). Removes nothing: the cache decides, knowing whether it was written anew.
+    func read(_ name: String, touching: Bool = true) -> ReadOutcome {
+        observe(.read)
         let url = folder.appendingPathComponent(name)
-        guard let data = try? Data(contentsOf: url) else { return nil }
-        guard let entry = Self.decode(data), entry.key == key else {
-            try? FileManager.default.removeItem(at: url)
-            return nil
+        guard let data = try? Data(contentsOf: url) else {
+            return FileManager.default.fileExists(atPath: url.path) ? .damaged : .missing
         }
-        try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: url.path)
-        return entry
+        guard let entry = Self.decode(data) else { return .damaged }
+        if touching { try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: url.path) }
+        return .entry(entry)
     }
 
     /// Writes an entry atomically; returns its size, or `nil` if the disk refused (full, read-only).
     func write(_ entry: CachedResponse, name: String) -> Int? {
+        observe(.write)
         guard let data = Self.encode(entry) else { return nil }
         let temporary = folder.appendingPathComponent(".\(UUID().uuidString).tmp")
         do {

@@ -19,13 +19,21 @@ public final class ResponseCache: Sendable {
     private struct DiskItem {
         var size: Int
         var lastUse: UInt64
+        /// A clock tick that changes whenever the file is written: a read that started before a
+        /// write does not put what it read into memory.
+        var version: UInt64
     }
 
+    /// The memory tier and the bookkeeping of the disk tier. The lock guards only this: files
+    /// are read, written and removed outside it (a write is a rename, so a reader sees the old
+    /// entry or the new one), and a memory hit never waits for the disk.
     private struct State {
         var memory: [String: MemoryItem] = [:]
         var memorySize = 0
         var disk: [String: DiskItem] = [:]
         var diskSize = 0
+        /// Writes in progress, by file name.
+        var writing: [String: Int] = [:]
         var clock: UInt64 = 0
         var diskUsable = true
     }
@@ -46,25 +54,36 @@ public final class ResponseCache: Sendable {
     ///   - memoryCapacity: 8 MiB by default.
     ///   - diskCapacity: 128 MiB by default.
     ///   - isShared: `false` by default.
-    public init(
+    public convenience init(
         directory: URL?, memoryCapacity: Int = 8 * 1024 * 1024, diskCapacity: Int = 128 * 1024 * 1024,
         isShared: Bool = false
+    ) {
+        self.init(
+            directory: directory, memoryCapacity: memoryCapacity, diskCapacity: diskCapacity, isShared: isShared,
+            observingDisk: { _ in })
+    }
+
+    /// Creates a cache whose disk tier tells `observe` each step it takes, on the thread it runs
+    /// on (for tests).
+    package init(
+        directory: URL?, memoryCapacity: Int = 8 * 1024 * 1024, diskCapacity: Int = 128 * 1024 * 1024,
+        isShared: Bool = false, observingDisk observe: @escaping @Sendable (DiskCacheAccess) -> Void
     ) {
         self.memoryCapacity = max(0, memoryCapacity)
         self.diskCapacity = directory == nil ? 0 : max(0, diskCapacity)
         self.isShared = isShared
-        store = directory.map(DiskCacheStore.init(folder:))
-        if let store {
-            let found = store.scan().sorted { $0.lastUse < $1.lastUse }
-            state.withLock { state in
-                for file in found {
-                    state.clock += 1
-                    state.disk[file.name] = DiskItem(size: file.size, lastUse: state.clock)
-                    state.diskSize += file.size
-                }
-                evictDisk(&state)
+        store = directory.map { DiskCacheStore(folder: $0, observe: observe) }
+        guard let store else { return }
+        let found = store.scan().sorted { $0.lastUse < $1.lastUse }
+        let evicted = state.withLock { state -> [String] in
+            for file in found {
+                state.clock += 1
+                state.disk[file.name] = DiskItem(size: file.size, lastUse: state.clock, version: state.clock)
+                state.diskSize += file.size
             }
+            return evictDisk(&state)
         }
+        for name in evicted { store.remove(name) }
     }
 
     /// The entry stored under `key`, from memory or disk.
@@ -79,42 +98,73 @@ public final class ResponseCache: Sendable {
         if let hit { return hit }
         guard let store else { return nil }
         // The file name is a digest of the key: made outside the lock, and only on a memory miss.
-        let name = DiskCacheStore.fileName(for: key)
-        return state.withLock { state -> CachedResponse? in
-            if let item = state.memory[key] { return item.entry }  // stored meanwhile
-            guard state.disk[name] != nil else { return nil }
-            guard let entry = store.read(name, key: key) else {
-                if let removed = state.disk.removeValue(forKey: name) { state.diskSize -= removed.size }
-                return nil
+        let name = store.fileName(for: key)
+        let (stored, version) = state.withLock { state -> (CachedResponse?, UInt64?) in
+            if let item = state.memory[key] { return (item.entry, nil) }  // stored meanwhile
+            return (nil, state.disk[name]?.version)
+        }
+        if let stored { return stored }
+        guard let version else { return nil }
+        var outcome = store.read(name)
+        if case .entry(let entry) = outcome, entry.key != key { outcome = .damaged }  // another key's
+        let (entry, remove) = state.withLock { state -> (CachedResponse?, Bool) in
+            let newer = state.memory[key]?.entry
+            guard let item = state.disk[name] else { return (newer, false) }  // removed meanwhile
+            guard case .entry(let entry) = outcome else {
+                // Gone or damaged: forgotten, unless it was written again meanwhile.
+                guard item.version == version, state.writing[name] == nil else { return (newer, false) }
+                state.disk[name] = nil
+                state.diskSize -= item.size
+                return (nil, true)
             }
+            if let newer { return (newer, false) }
             state.clock += 1
             state.disk[name]?.lastUse = state.clock
-            insertInMemory(entry, &state)
-            return entry
+            if item.version == version, state.writing[name] == nil { insertInMemory(entry, &state) }
+            return (entry, false)
         }
+        if remove, case .damaged = outcome { store.remove(name) }
+        return entry
     }
 
     /// Stores an entry under its key, replacing what was there.
     public func store(_ entry: CachedResponse) {
-        let name = DiskCacheStore.fileName(for: entry.key)
-        state.withLock { state in
+        let name = diskCapacity > 0 ? store?.fileName(for: entry.key) : nil
+        let onDisk = state.withLock { state -> Bool in
             state.clock += 1
             insertInMemory(entry, &state)
-            guard let store, state.diskUsable, diskCapacity > 0 else { return }
-            guard let size = store.write(entry, name: name) else {
+            guard let name, state.diskUsable, diskCapacity > 0 else { return false }
+            state.writing[name, default: 0] += 1
+            state.disk[name]?.version = state.clock
+            return true
+        }
+        guard onDisk, let store, let name else { return }
+        let size = store.write(entry, name: name)
+        let evicted = state.withLock { state -> [String] in
+            state.clock += 1
+            if let count = state.writing[name] { state.writing[name] = count > 1 ? count - 1 : nil }
+            guard let size else {
                 state.diskUsable = false  // full or read-only: keep serving from memory
-                return
+                return []
             }
             if let previous = state.disk[name] { state.diskSize -= previous.size }
-            state.disk[name] = DiskItem(size: size, lastUse: state.clock)
+            state.disk[name] = DiskItem(size: size, lastUse: state.clock, version: state.clock)
             state.diskSize += size
-            evictDisk(&state)
+            return evictDisk(&state)
         }
+        for name in evicted { store.remove(name) }
     }
 
     /// Removes the entry stored under `key`.
     public func removeEntry(forKey key: String) {
-        removeAll { $0.key == key }
+        let name = store?.fileName(for: key)
+        let onDisk = state.withLock { state -> Bool in
+            if let removed = state.memory.removeValue(forKey: key) { state.memorySize -= removed.size }
+            guard let name, let removed = state.disk.removeValue(forKey: name) else { return false }
+            state.diskSize -= removed.size
+            return true
+        }
+        if onDisk, let store, let name { store.remove(name) }
     }
 
     /// Removes every entry whose URL starts with `prefix`.
@@ -136,28 +186,31 @@ public final class ResponseCache: Sendable {
     public var usage: (memory: Int, disk: Int) { state.withLock { ($0.memorySize, $0.diskSize) } }
 
     private func removeAll(where matches: (CachedResponse) -> Bool) {
-        state.withLock { state in
+        let files = state.withLock { state -> [(name: String, version: UInt64)] in
             for (key, item) in state.memory where matches(item.entry) {
                 state.memory[key] = nil
                 state.memorySize -= item.size
             }
-            guard let store else { return }
-            for (name, item) in state.disk {
-                guard let data = try? Data(contentsOf: store.folder.appendingPathComponent(name)),
-                    let entry = DiskCacheStore.decode(data)
-                else {
-                    store.remove(name)
-                    state.disk[name] = nil
-                    state.diskSize -= item.size
-                    continue
-                }
-                if matches(entry) {
-                    store.remove(name)
-                    state.disk[name] = nil
-                    state.diskSize -= item.size
-                }
+            return state.disk.map { ($0.key, $0.value.version) }
+        }
+        guard let store, !files.isEmpty else { return }
+        // Each file is read outside the lock; one written again meanwhile is left alone.
+        var doomed: [(name: String, version: UInt64)] = []
+        for file in files {
+            switch store.read(file.name, touching: false) {
+            case .entry(let entry) where !matches(entry): continue
+            case .entry, .missing, .damaged: doomed.append(file)
             }
         }
+        let removed = state.withLock { state -> [String] in
+            doomed.compactMap { file -> String? in
+                guard let item = state.disk[file.name], item.version == file.version else { return nil }
+                state.disk[file.name] = nil
+                state.diskSize -= item.size
+                return file.name
+            }
+        }
+        for name in removed { store.remove(name) }
     }
 
     private func insertInMemory(_ entry: CachedResponse, _ state: inout State) {
@@ -174,11 +227,15 @@ public final class ResponseCache: Sendable {
         }
     }
 
-    private func evictDisk(_ state: inout State) {
+    /// Drops the least recently used files from the bookkeeping until the disk tier fits its
+    /// capacity; returns their names, for the caller to remove once it released the lock.
+    private func evictDisk(_ state: inout State) -> [String] {
+        var evicted: [String] = []
         while state.diskSize > diskCapacity, let oldest = state.disk.min(by: { $0.value.lastUse < $1.value.lastUse }) {
-            store?.remove(oldest.key)
+            evicted.append(oldest.key)
             state.disk[oldest.key] = nil
             state.diskSize -= oldest.value.size
         }
+        return evicted
     }
 }
