@@ -69,6 +69,24 @@ final class AuthenticationTests: LoopbackTestCase {
         XCTAssertEqual(refreshes.total, 1)
     }
 
+    func testThatARequestStartedDuringAFailingRefreshGetsItsOwn401() async {
+        routeRequiringNewToken()
+        let refreshes = Counter()
+        let auth = makeAuth(refreshes: refreshes, succeed: false)
+        let client = makeClient { $0.interceptors = [auth] }
+        let first = Task { await client.send(GetItem()) }
+        // The first 401 starts the refresh (200 ms, then it fails); the second request adapts while
+        // it runs and waits for it.
+        XCTAssertTrue(server.waitForRequestCount(atLeast: 1, timeout: 5))
+        let deadline = Date(timeIntervalSinceNow: 5)
+        while refreshes.total == 0, Date() < deadline { try? await Task.sleep(nanoseconds: 5_000_000) }
+        let second = await client.send(GetItem())
+        let firstResult = await first.value
+        XCTAssertEqual(firstResult.serverFailure?.statusCode, 401)
+        XCTAssertEqual(second.serverFailure?.statusCode, 401, "\(second)")
+        XCTAssertEqual(refreshes.total, 1)
+    }
+
     func testThatAServerThatAlwaysSays401CannotCauseARefreshLoop() async {
         server.route("/item") { _ in .status(401) }
         let refreshes = Counter()

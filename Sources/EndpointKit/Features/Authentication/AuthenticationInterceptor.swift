@@ -75,7 +75,15 @@ public final class AuthenticationInterceptor<Credential: Sendable>: RequestInter
         }
         let current: Credential
         if let running {
-            current = try await running.value
+            // A refresh that fails leaves the old credential: the request is sent with it and gets
+            // its own 401, as the requests that started the refresh do.
+            if let refreshed = try? await running.value {
+                current = refreshed
+            } else if let old = state.withLock({ $0.credential }) {
+                current = old
+            } else {
+                throw AuthenticationError.refreshFailed
+            }
         } else if let credential {
             current = credential
         } else if refreshFailed {
