@@ -12,6 +12,8 @@ let package = Package(
     ],
     targets: [
         // Declarations of the libcurl API that CurlTransport uses; libcurl.so.4 is loaded at run time.
+        // Linux only: Xcode still builds it for Apple platforms (swift-package-manager#6554), where
+        // its sources compile to nothing and CurlTransport (`#if os(Linux)`) does not exist.
         .target(name: "CCurlShim", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         .target(
             name: "EndpointKit",
