@@ -17,7 +17,10 @@ let package = Package(
         .target(name: "CCurlShim", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         .target(
             name: "EndpointKit",
-            dependencies: [.target(name: "CCurlShim", condition: .when(platforms: [.linux]))]
+            dependencies: [.target(name: "CCurlShim", condition: .when(platforms: [.linux]))],
+            // Apple's privacy manifest: the file-timestamp API reasons (the disk cache, upload and
+            // download files); no tracking, no collected data.
+            resources: [.process("PrivacyInfo.xcprivacy")]
         ),
         .target(name: "EndpointKitTesting", dependencies: ["EndpointKit"]),
         // XML responses; a separate product so only apps that need it link libxml2 on Linux.
