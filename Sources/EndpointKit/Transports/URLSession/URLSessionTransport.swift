@@ -66,7 +66,7 @@ public final class URLSessionTransport: Transport {
     ///
     /// Apple platforms only, with a certificate made from a `SecIdentity`
     /// (`ClientCertificate(identity:intermediates:)`); this path is not exercised by the project's
-    /// CI, which runs on Linux. URLSession on Linux presents no client certificate: use
+    /// CI, which has no keychain identity. URLSession on Linux presents no client certificate: use
     /// ``CurlTransport``, which takes PEM files.
     ///
     /// ```swift
