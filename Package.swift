@@ -12,10 +12,15 @@ let package = Package(
     ],
     targets: [
         // Declarations of the libcurl API that CurlTransport uses; libcurl.so.4 is loaded at run time.
+        // Linux only: Xcode still builds it for Apple platforms (swift-package-manager#6554), where
+        // its sources compile to nothing and CurlTransport (`#if os(Linux)`) does not exist.
         .target(name: "CCurlShim", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         .target(
             name: "EndpointKit",
-            dependencies: [.target(name: "CCurlShim", condition: .when(platforms: [.linux]))]
+            dependencies: [.target(name: "CCurlShim", condition: .when(platforms: [.linux]))],
+            // Apple's privacy manifest: the file-timestamp API reasons (the disk cache, upload and
+            // download files); no tracking, no collected data.
+            resources: [.process("PrivacyInfo.xcprivacy")]
         ),
         .target(name: "EndpointKitTesting", dependencies: ["EndpointKit"]),
         // XML responses; a separate product so only apps that need it link libxml2 on Linux.

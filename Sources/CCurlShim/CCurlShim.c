@@ -1,4 +1,7 @@
 // Run-time binding to the system libcurl (libcurl.so.4). See include/CCurlShim.h for why.
+// Linux only, like the target's one user (CurlTransport, `#if os(Linux)`): Xcode builds this target
+// for Apple platforms too (swift-package-manager#6554), where it compiles to nothing.
+#if defined(__linux__)
 #include "CCurlShim.h"
 
 #include <dlfcn.h>
@@ -197,3 +200,8 @@ int ek_curl_multi_next_done(void *multi, void **easy, int *result) {
 
 void *ek_curl_slist_append(void *list, const char *text) { return api.slist_append(list, text); }
 void ek_curl_slist_free_all(void *list) { api.slist_free_all(list); }
+
+#else
+// Something to compile: an empty file is not a valid C translation unit.
+typedef int ek_curl_shim_linux_only;
+#endif

@@ -1,4 +1,7 @@
 // See include/CCurlShimTLSSetup.h.
+// Linux only, like the target's one user (CurlTransport, `#if os(Linux)`): Xcode builds this target
+// for Apple platforms too (swift-package-manager#6554), where it compiles to nothing.
+#if defined(__linux__)
 #define _GNU_SOURCE // accept4
 #include "CCurlShim.h"
 
@@ -86,3 +89,8 @@ int ek_curl_easy_run_tls_setup(void *easy) {
     close(listener);
     return code;
 }
+
+#else
+// Something to compile: an empty file is not a valid C translation unit.
+typedef int ek_curl_shim_linux_only;
+#endif

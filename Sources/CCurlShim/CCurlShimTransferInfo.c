@@ -1,4 +1,7 @@
 // See include/CCurlShimTransferInfo.h.
+// Linux only, like the target's one user (CurlTransport, `#if os(Linux)`): Xcode builds this target
+// for Apple platforms too (swift-package-manager#6554), where it compiles to nothing.
+#if defined(__linux__)
 #include "CCurlShim.h"
 
 // CURLINFO types (curl.h): the number's high bits say what the value is.
@@ -32,3 +35,8 @@ void ek_curl_easy_transfer_info(void *easy, int has_request_body, ek_curl_transf
     void *ip = NULL;
     info->remote_ip = ek_curl_easy_getinfo_pointer(easy, EK_INFO_STRING + 32, &ip) == 0 ? ip : NULL; // PRIMARY_IP
 }
+
+#else
+// Something to compile: an empty file is not a valid C translation unit.
+typedef int ek_curl_shim_linux_only;
+#endif

@@ -124,7 +124,7 @@ final class FuzzRegressionTests: LoopbackTestCase {
         XCTAssertNil(entry?.freshUntil, "an invalid Expires means already expired")
     }
 
-    #if canImport(CCurlShim)
+    #if os(Linux) && canImport(CCurlShim)
     /// Feeds lines to a `CurlResponseHead`, each in a buffer of exactly its size.
     private func consume(_ bytes: [UInt8], into head: inout CurlResponseHead) {
         var line: [UInt8] = []

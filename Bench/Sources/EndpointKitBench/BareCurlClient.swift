@@ -1,4 +1,4 @@
-#if canImport(CCurlShimAPI)
+#if os(Linux) && canImport(CCurlShimAPI)
 import CCurlShimAPI
 import Foundation
 

@@ -16,7 +16,10 @@ enum HeaderTarget {
         case 3: retryAfter(String(decoding: input.rest(), as: UTF8.self))
         case 4: mediaTypes(&input)
         case 5: _ = try? TLSCertificate(data: Data(input.rest()))
-        default: curlHead(input.rest())
+        default:
+            #if os(Linux) && canImport(CCurlShim)
+            curlHead(input.rest())
+            #endif
         }
     }
 
@@ -140,6 +143,7 @@ enum HeaderTarget {
             mime == MIMEType.fallback || MIMEType.byExtension.values.contains(mime), "unknown MIME type \(mime)")
     }
 
+    #if os(Linux) && canImport(CCurlShim)
     /// libcurl's header lines (internal: `CurlResponseHead` is what parses the raw response head
     /// when CurlTransport is used; no public API reaches it without a server).
     /// Properties: the status is 0 or three digits; names are non-empty and hold no colon.
@@ -170,4 +174,5 @@ enum HeaderTarget {
         _ = head.dictionary
         _ = head.value(for: "Content-Type")
     }
+    #endif
 }

@@ -6,6 +6,9 @@
 #ifndef ENDPOINTKIT_CCURLSHIM_H
 #define ENDPOINTKIT_CCURLSHIM_H
 
+// Declared on Linux only; see CCurlShim.c.
+#if defined(__linux__)
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -66,5 +69,7 @@ int ek_curl_multi_next_done(void *_Nonnull multi, void *_Nullable *_Nonnull easy
 
 void *_Nullable ek_curl_slist_append(void *_Nullable list, const char *_Nonnull text);
 void ek_curl_slist_free_all(void *_Nullable list);
+
+#endif // __linux__
 
 #endif

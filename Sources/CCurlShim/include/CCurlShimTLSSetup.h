@@ -3,6 +3,9 @@
 #ifndef ENDPOINTKIT_CCURLSHIM_TLS_SETUP_H
 #define ENDPOINTKIT_CCURLSHIM_TLS_SETUP_H
 
+// Declared on Linux only; see CCurlShim.c.
+#if defined(__linux__)
+
 /// Starts an https transfer on `easy` (whose TLS options, such as a client certificate and key,
 /// are already set) to a listener of its own on 127.0.0.1, which closes the connection unanswered
 /// once the ClientHello arrives: libcurl sets up TLS, loading the certificate and key, and the
@@ -13,5 +16,7 @@
 /// reason in the handle's error buffer if one is set; another failure (the handshake's) when they
 /// were loaded; -1 when no loopback listener could be made.
 int ek_curl_easy_run_tls_setup(void *_Nonnull easy);
+
+#endif // __linux__
 
 #endif

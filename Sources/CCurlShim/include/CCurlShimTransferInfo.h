@@ -2,6 +2,9 @@
 #ifndef ENDPOINTKIT_CCURLSHIM_TRANSFER_INFO_H
 #define ENDPOINTKIT_CCURLSHIM_TRANSFER_INFO_H
 
+// Declared on Linux only; see CCurlShim.c.
+#if defined(__linux__)
+
 #include <stdint.h>
 
 /// libcurl's timers, counters and connection facts for the last transfer of an easy handle.
@@ -27,5 +30,7 @@ typedef struct {
 /// Fills `info` from `easy`'s last transfer: up to ten curl_easy_getinfo calls for one call from
 /// Swift. Without `has_request_body` the request body count is 0 without asking.
 void ek_curl_easy_transfer_info(void *_Nonnull easy, int has_request_body, ek_curl_transfer_info *_Nonnull info);
+
+#endif // __linux__
 
 #endif

@@ -7,7 +7,7 @@ extension APIClient.Configuration {
     ///
     /// URLSession stays one line away: `configuration.transport = URLSessionTransport()`.
     public static func makeDefaultTransport() -> any Transport {
-        #if canImport(CCurlShim)
+        #if os(Linux) && canImport(CCurlShim)
         if let transport = try? CurlTransport() { return transport }
         #endif
         return URLSessionTransport()

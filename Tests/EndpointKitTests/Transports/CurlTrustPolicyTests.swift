@@ -9,31 +9,9 @@ import FoundationNetworking
 
 /// Every ``ServerTrustPolicy`` against good and bad certificates, over real TLS on loopback
 /// (certificates from `openssl`, servers from Python's `ssl`; see ``TLSFixture``).
-final class CurlTrustPolicyTests: XCTestCase {
-    private var fixture: TLSFixture!
-
-    override func setUpWithError() throws {
-        fixture = try TLSFixture.get()
-    }
-
-    private func certificate(_ name: String) throws -> TLSCertificate {
-        try TLSCertificate(data: fixture.file(name))
-    }
-
-    /// Sends one GET through a ``CurlTransport`` with `policy`.
-    private func fetch(
-        _ served: TLSFixture.Served, host: String = "127.0.0.1", policy: ServerTrustPolicy
-    ) throws -> Result<TransportResponse, TransportFailure> {
-        let transport = try CurlTransport(serverTrustPolicy: policy)
-        return try XCTUnwrap(fixture.fetch(fixture.url(served, host: host), through: transport))
-    }
-
-    private func assertAccepted(
-        _ served: TLSFixture.Served, host: String = "127.0.0.1", _ policy: ServerTrustPolicy,
-        file: StaticString = #filePath, line: UInt = #line
-    ) throws {
-        let result = try fetch(served, host: host, policy: policy)
-        XCTAssertEqual(try? result.get().response.statusCode, 200, "\(result)", file: file, line: line)
+final class CurlTrustPolicyTests: TrustPolicyTestCase {
+    override func transport(for policy: ServerTrustPolicy) throws -> any Transport {
+        try CurlTransport(serverTrustPolicy: policy)
     }
 
     /// Asserts a TLS failure whose message contains `words` and whose CURLcode is `code`.
@@ -41,10 +19,7 @@ final class CurlTrustPolicyTests: XCTestCase {
         _ served: TLSFixture.Served, _ policy: ServerTrustPolicy, code: Int, mentioning words: String,
         file: StaticString = #filePath, line: UInt = #line
     ) throws {
-        guard case .failure(let error) = try fetch(served, policy: policy) else {
-            return XCTFail("\(served) was accepted", file: file, line: line)
-        }
-        XCTAssertEqual(error.reason, .tls, error.message, file: file, line: line)
+        guard let error = try assertRefused(served, policy, file: file, line: line) else { return }
         XCTAssertEqual((error.underlyingError as? CurlError)?.code, code, error.message, file: file, line: line)
         XCTAssertTrue(error.message.lowercased().contains(words), error.message, file: file, line: line)
     }
@@ -54,12 +29,7 @@ final class CurlTrustPolicyTests: XCTestCase {
         try assertRejected(.selfSigned, .system, code: 60, mentioning: "self-signed")
     }
 
-    func testThatCustomRootsFromPEMOrDERAreTrusted() throws {
-        try assertAccepted(.leaf, .customRoots([certificate("ca.pem")]))
-        try assertAccepted(.leaf, .customRoots([certificate("ca.der")]))
-        try assertAccepted(.leaf, host: "localhost", .customRoots([certificate("ca.der")]))
-        try assertAccepted(.selfSigned, .customRoots([certificate("selfSigned.pem")]))
-    }
+    func testThatCustomRootsFromPEMOrDERAreTrusted() throws { try assertCustomRootsFromPEMOrDERAreTrusted() }
 
     func testThatCustomRootsStillRejectBadCertificates() throws {
         let roots = try ServerTrustPolicy.customRoots([certificate("ca.pem")])

@@ -137,7 +137,7 @@ final class TLSFixture: @unchecked Sendable {
             leaf wrongHost wrong.example "DNS:wrong.example" 2
             key selfSigned.key
             openssl req -x509 -new -key selfSigned.key -out selfSigned.pem -days 2 -subj "/CN=127.0.0.1" \
-                -addext subjectAltName=IP:127.0.0.1,DNS:localhost 2>/dev/null
+                -addext subjectAltName=IP:127.0.0.1,DNS:localhost -addext extendedKeyUsage=serverAuth 2>/dev/null
             openssl x509 -in ca.pem -outform der -out ca.der
             client() { key "$1.key"; openssl req -new -key "$1.key" -out "$1.csr" -subj "/CN=$2" 2>/dev/null
                 printf 'extendedKeyUsage=clientAuth\\n' > "$1.ext"

@@ -1,4 +1,4 @@
-#if canImport(CCurlShim)
+#if os(Linux) && canImport(CCurlShim)
 import CCurlShim
 
 /// A ``ClientCertificate`` as libcurl options, checked once when the transport is created.
@@ -27,11 +27,6 @@ struct CurlClientCertificate: Sendable {
             certificatePEM = Array(certificates.utf8)
             keyPEM = Array(key.utf8)
             self.password = password
-        #if canImport(Security)
-        case .secIdentity:
-            throw .unusableClientCertificate(
-                .unsupportedByTransport, "CurlTransport presents PEM text, not a SecIdentity: use URLSessionTransport")
-        #endif
         }
         guard CurlLibrary.versionNumber >= Self.blobVersion else {
             throw .libraryUnavailable("client certificates need libcurl 7.71, not \(CurlLibrary.version)")

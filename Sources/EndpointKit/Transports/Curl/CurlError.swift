@@ -1,4 +1,4 @@
-#if canImport(CCurlShim)
+#if os(Linux) && canImport(CCurlShim)
 /// A libcurl failure, kept as the ``TransportFailure/underlyingError`` of errors from
 /// ``CurlTransport``: its `CURLcode` and libcurl's texts.
 public struct CurlError: Error, Sendable, Hashable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-#if canImport(CCurlShim)
+#if os(Linux) && canImport(CCurlShim)
 import CCurlShim
 
 /// The system libcurl, loaded once per process by `CCurlShim` (dlopen of `libcurl.so.4`).

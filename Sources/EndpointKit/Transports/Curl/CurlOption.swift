@@ -1,4 +1,4 @@
-#if canImport(CCurlShim)
+#if os(Linux) && canImport(CCurlShim)
 import CCurlShim
 
 /// The libcurl option and info numbers used here (from `curl.h`, stable across libcurl 7.x/8.x).

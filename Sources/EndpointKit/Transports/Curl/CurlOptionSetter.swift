@@ -1,4 +1,4 @@
-#if canImport(CCurlShim)
+#if os(Linux) && canImport(CCurlShim)
 import CCurlShim
 
 /// Sets options until the first one fails, remembering that failure.

@@ -1,4 +1,4 @@
-#if canImport(CCurlShim)
+#if os(Linux) && canImport(CCurlShim)
 /// The header fields of the response being received, parsed from the lines libcurl hands to its
 /// header callback.
 ///

@@ -1,4 +1,4 @@
-#if canImport(CCurlShim)
+#if os(Linux) && canImport(CCurlShim)
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

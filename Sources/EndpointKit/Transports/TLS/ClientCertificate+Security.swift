@@ -19,7 +19,8 @@ extension ClientCertificate {
     /// `SecPKCS12Import`), which ``URLSessionTransport`` presents in its client-certificate
     /// challenge on Apple platforms.
     ///
-    /// Not exercised by this project's CI, which runs on Linux (see `Docs/Transports.md`).
+    /// Not exercised by this project's CI, on Linux or macOS: it needs a keychain identity (see
+    /// `Docs/Transports.md`).
     /// - Parameters:
     ///   - identity: The certificate and its private key.
     ///   - intermediates: Certificates the server needs to build the chain; none by default.

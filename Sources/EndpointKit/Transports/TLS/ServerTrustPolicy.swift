@@ -17,14 +17,31 @@
 ///
 /// ``CurlTransport`` enforces every policy. ``URLSessionTransport`` enforces them on Apple platforms
 /// (server-trust challenge); on Linux it can only use ``system`` and throws for the others.
+///
+/// What each policy trusts, the same on both transports that enforce it:
+///
+/// | Policy | ``CurlTransport`` (libcurl, OpenSSL) | ``URLSessionTransport``, Apple (`SecTrust`) |
+/// |---|---|---|
+/// | ``system`` | libcurl's CA store (`/etc/ssl/certs`, as `curl` uses) | URLSession's default handling: the system's and user-trusted roots |
+/// | ``customRoots(_:)`` | only these, as the anchors of a chain; the system's roots are not used | the same: `SecTrustSetAnchorCertificates`, then `SecTrustSetAnchorCertificatesOnly(true)` |
+/// | ``pinnedCertificates(_:)`` | only these, as anchors; the verified chain therefore contains one | the same anchors, and the evaluated chain must contain one |
+/// | ``pinnedPublicKeys(_:roots:)-([PublicKeyPin],_)`` | the system's CA store, or only `roots`; then the leaf's key must match a pin | the system's and user-trusted roots, or only `roots`; then the leaf's key |
+///
+/// Any one of the certificates given can end a chain: a CA, an intermediate, or the server's own
+/// certificate (OpenSSL's partial chains, as libcurl sets them; any anchor in `SecTrust`). The
+/// host name is checked unless ``dangerouslyDisablingHostNameVerification()`` was used, and the
+/// chain's certificates must be within their validity dates. Apple platforms also apply their own
+/// rules for TLS server certificates to every policy (key sizes, SHA-2, the host in the Subject
+/// Alternative Name, a `serverAuth` extended key usage; `Docs/Transports.md`).
 public struct ServerTrustPolicy: Sendable, Hashable {
     /// Which certificates a server's chain may lead to.
     enum Anchors: Sendable, Hashable {
         /// The platform's trust store.
         case system
-        /// Only these certificates (as trust anchors, also when not self-signed).
+        /// Only these certificates (as trust anchors, also when not self-signed); the system's
+        /// store is not used, on Linux and on Apple platforms.
         case custom([TLSCertificate])
-        /// Only these, and the chain must contain one of them (Apple: added to the system store).
+        /// The same anchors, and the chain must contain one of them.
         case pinned([TLSCertificate])
     }
 
@@ -38,7 +55,8 @@ public struct ServerTrustPolicy: Sendable, Hashable {
     public static let system = ServerTrustPolicy(anchors: .system, publicKeyPins: [], validatesHostName: true)
 
     /// Trusts servers whose chain leads to one of `certificates` (a private CA, or a server's
-    /// self-signed certificate) instead of the system's trust store.
+    /// self-signed certificate) instead of the system's trust store: publicly trusted servers are
+    /// then refused, on every platform.
     /// - Throws: ``TransportConfigurationError/emptyTrustPolicy(_:)`` for an empty list.
     public static func customRoots(_ certificates: [TLSCertificate]) throws(TransportConfigurationError) -> Self {
         guard !certificates.isEmpty else { throw .emptyTrustPolicy("customRoots needs at least one certificate") }
@@ -46,7 +64,8 @@ public struct ServerTrustPolicy: Sendable, Hashable {
     }
 
     /// Trusts only servers whose verified chain contains one of `certificates` (the leaf, an
-    /// intermediate or the root).
+    /// intermediate or the root). The chain is verified against these certificates alone, not the
+    /// system's trust store (as ``customRoots(_:)``), on every platform.
     /// - Throws: ``TransportConfigurationError/emptyTrustPolicy(_:)`` for an empty list.
     public static func pinnedCertificates(_ certificates: [TLSCertificate]) throws(TransportConfigurationError) -> Self
     {

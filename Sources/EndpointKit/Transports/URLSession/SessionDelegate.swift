@@ -84,13 +84,19 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         #else
         #if canImport(Security)
         if challenge.protectionSpace.authenticationMethod == NSURLAuthenticationMethodServerTrust,
-            !trustPolicy.isSystemDefault, let trust = challenge.protectionSpace.serverTrust
+            !trustPolicy.isSystemDefault
         {
-            guard trustPolicy.evaluate(trust, host: challenge.protectionSpace.host) else {
-                transfer(for: task)?.fail(
-                    TransportFailure(.tls, message: "The server's certificate does not satisfy the trust policy."))
+            func refuse(_ reason: String) {
+                let message = "The server's certificate does not satisfy the trust policy (\(reason))."
+                transfer(for: task)?.fail(TransportFailure(.tls, message: message))
                 completionHandler(.cancelAuthenticationChallenge, nil)
-                return
+            }
+            // Fails closed: without a SecTrust to check, the policy cannot be satisfied.
+            guard let trust = challenge.protectionSpace.serverTrust else {
+                return refuse("the challenge carries no server trust")
+            }
+            if let rejection = trustPolicy.rejection(of: trust, host: challenge.protectionSpace.host) {
+                return refuse(rejection)
             }
             completionHandler(.useCredential, URLCredential(trust: trust))
             return

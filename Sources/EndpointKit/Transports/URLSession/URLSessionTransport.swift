@@ -36,18 +36,29 @@ public final class URLSessionTransport: Transport {
     ///   - configuration: The session configuration; `.default` by default.
     ///   - serverTrustPolicy: How servers' certificates are checked.
     /// - Throws: ``TransportConfigurationError/unsupportedTrustPolicy(_:)`` on Linux for any policy
-    ///   but ``ServerTrustPolicy/system``.
+    ///   but ``ServerTrustPolicy/system``;
+    ///   ``TransportConfigurationError/malformedCertificate(_:)`` on Apple platforms if the Security
+    ///   framework cannot read one of the policy's certificates.
     public convenience init(
         configuration: URLSessionConfiguration = .default, serverTrustPolicy: ServerTrustPolicy
     ) throws(TransportConfigurationError) {
+        try Self.check(serverTrustPolicy)
+        self.init(configuration: configuration, checkedTrustPolicy: serverTrustPolicy)
+    }
+
+    /// Throws for a policy this platform's URLSession cannot enforce.
+    private static func check(_ policy: ServerTrustPolicy) throws(TransportConfigurationError) {
         #if canImport(FoundationNetworking)
-        guard serverTrustPolicy.isSystemDefault else {
+        guard policy.isSystemDefault else {
             throw .unsupportedTrustPolicy(
                 "URLSession on Linux has no server-trust challenge, so it cannot pin or trust custom roots; "
                     + "use CurlTransport")
         }
+        #elseif canImport(Security)
+        guard policy.securityCertificates != nil else {
+            throw .malformedCertificate("the Security framework cannot read a certificate of the trust policy")
+        }
         #endif
-        self.init(configuration: configuration, checkedTrustPolicy: serverTrustPolicy)
     }
 
     /// Creates a transport that presents `clientCertificate` to servers that ask for one (mutual
@@ -55,7 +66,7 @@ public final class URLSessionTransport: Transport {
     ///
     /// Apple platforms only, with a certificate made from a `SecIdentity`
     /// (`ClientCertificate(identity:intermediates:)`); this path is not exercised by the project's
-    /// CI, which runs on Linux. URLSession on Linux presents no client certificate: use
+    /// CI, which has no keychain identity. URLSession on Linux presents no client certificate: use
     /// ``CurlTransport``, which takes PEM files.
     ///
     /// ```swift
@@ -67,7 +78,8 @@ public final class URLSessionTransport: Transport {
     ///     default.
     ///   - clientCertificate: The identity presented.
     /// - Throws: ``TransportConfigurationError/unusableClientCertificate(_:_:)`` on Linux, or for a
-    ///   certificate made from PEM text.
+    ///   certificate made from PEM text; ``TransportConfigurationError/malformedCertificate(_:)`` if
+    ///   the Security framework cannot read one of the policy's certificates.
     public convenience init(
         configuration: URLSessionConfiguration = .default, serverTrustPolicy: ServerTrustPolicy = .system,
         clientCertificate: ClientCertificate
@@ -82,6 +94,7 @@ public final class URLSessionTransport: Transport {
                 .unsupportedByTransport,
                 "URLSession presents a SecIdentity, not PEM text (\(clientCertificate)); use CurlTransport")
         }
+        try Self.check(serverTrustPolicy)
         self.init(
             configuration: configuration, checkedTrustPolicy: serverTrustPolicy, clientCredential: credential)
         #endif
