@@ -10,8 +10,9 @@ import Foundation
 // Each entry is `POST path` with the JSON body {"n": N, "pad": "..."}. It prints one line per event,
 // written at once (a SIGKILL loses nothing already printed):
 //   enqueued N        the enqueue of entry N returned (the entry is on disk)
-//   error NAME        an OutboxError (its case name); the exit status is then 3 unless --fill
-//   pending N         (with --exit-after-enqueue) the entries waiting when it exits
+//   error NAME        an OutboxError (its case name); without --fill it then prints pending and
+//                     exits with status 3
+//   pending N         (after an error, or with --exit-after-enqueue) the entries waiting
 //   drained           nothing is waiting any more; it exits with status 0
 //
 // --offline holds sending back (a connectivity monitor that reports no network) until the
@@ -38,8 +39,9 @@ func option(_ name: String) -> String? {
     return arguments[index + 1]
 }
 
+/// The case of an error, as in `diskFull`.
 func name(of error: OutboxError) -> String {
-    String(describing: error).prefix { $0 != "(" }.description
+    Mirror(reflecting: error).children.first?.label ?? String(describing: error)
 }
 
 guard let directory = option("--directory"), let baseURL = option("--base-url").flatMap(URL.init(string:)) else {
@@ -81,8 +83,9 @@ while fill || number < first + count {
         say("enqueued \(number)")
     } catch {
         say("error \(name(of: error))")
-        if !fill { exit(3) }
-        break
+        if fill { break }
+        say("pending \(outbox.pending.count)")
+        exit(3)
     }
     number += 1
 }

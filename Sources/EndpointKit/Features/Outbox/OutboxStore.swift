@@ -53,7 +53,10 @@ final class OutboxStore: Sendable {
             DurableFile.protect(folder.path)
         }
         let path = directory.appendingPathComponent(".lock").path
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        var descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        // A directory that became read-only still opens (what it holds can be sent); enqueues then
+        // fail with directoryNotWritable.
+        if descriptor < 0, [EROFS, EACCES].contains(errno) { descriptor = open(path, O_RDONLY | O_CLOEXEC) }
         guard descriptor >= 0 else { throw DurableFile.error(errno, path: path) }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             let code = errno
