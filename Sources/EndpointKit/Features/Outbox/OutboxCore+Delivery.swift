@@ -28,24 +28,26 @@ extension OutboxCore {
     /// Starts the task of lane `name`, unless it runs already.
     func startLane(_ name: String) {
         state.withLock { state in
-            guard !state.stopped, let signal = state.lanes[name]?.signal, !state.runningLanes.contains(name) else {
-                return
-            }
-            state.runningLanes.insert(name)
-            state.tasks.append(Task { [self] in await run(lane: name, signal: signal) })
+            guard !state.stopped, let wakeup = state.lanes[name]?.wakeup, state.laneTasks[name] == nil else { return }
+            state.laneTasks[name] = Task { [self] in await run(lane: name, wakeup: wakeup) }
         }
     }
 
-    /// Sends the lane's entries one at a time, in order, until the outbox stops.
-    private func run(lane name: String, signal: LaneSignal) async {
+    /// Sends the lane's entries one at a time, in order, until it is empty or the outbox stops.
+    private func run(lane name: String, wakeup: LaneWakeup) async {
         var failures = 0
         while !Task.isCancelled {
-            guard let entry = state.withLock({ $0.lanes[name]?.entries.first }) else {
-                await signal.wait(for: .entry, timeout: nil)
-                continue
+            let next = state.withLock { state -> Entry? in
+                if let first = state.lanes[name]?.entries.first { return first }
+                // Empty: the lane ends here, in the same turn of the lock as the check, so that an
+                // entry added from now on starts a new one.
+                state.lanes[name] = nil
+                state.laneTasks[name] = nil
+                return nil
             }
+            guard let entry = next else { return }
             if let monitor, monitor.status == .offline {
-                await signal.wait(for: .online, timeout: configuration.maximumRetryDelay)
+                await wakeup.wait(seconds: configuration.maximumRetryDelay, wakesOnNetwork: true)
                 continue
             }
             let (decision, body) = await attempt(entry)
@@ -59,12 +61,11 @@ extension OutboxCore {
                 moveToDeadLetters(entry, failure: failure, body: body)
             case .damaged(let reason):
                 failures = 0
-                remove(
-                    entry,
-                    reporting: store.quarantine(store.entryFile(entry.record), id: entry.record.id, reason: reason))
+                let report = store.quarantine(store.entryFile(entry.record), id: entry.record.id, reason: reason)
+                remove(entry, reporting: report)
             case .retry(let after, let wakesOnNetwork):
                 failures += 1
-                await signal.wait(for: wakesOnNetwork ? .online : [], timeout: after ?? backoff(after: failures))
+                await wakeup.wait(seconds: after ?? backoff(after: failures), wakesOnNetwork: wakesOnNetwork)
             }
         }
     }

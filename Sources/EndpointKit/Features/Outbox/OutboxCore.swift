@@ -21,7 +21,7 @@ final class OutboxCore: Sendable {
 
     struct Lane: Sendable {
         var entries: [Entry] = []
-        let signal = LaneSignal()
+        let wakeup = LaneWakeup()
     }
 
     struct State {
@@ -30,8 +30,10 @@ final class OutboxCore: Sendable {
         var nextSequence: UInt64 = 1
         var bytes: Int64 = 0
         var stopped = false
-        var tasks: [Task<Void, Never>] = []
-        var runningLanes: Set<String> = []
+        /// The task of each lane that has entries; it ends when its lane is empty.
+        var laneTasks: [String: Task<Void, Never>] = [:]
+        /// The task that tells the lanes when the network is back.
+        var watch: Task<Void, Never>?
 
         var count: Int { lanes.values.reduce(deadLetters.count) { $0 + $1.entries.count } }
     }
@@ -73,13 +75,13 @@ final class OutboxCore: Sendable {
         let names = state.withLock { Array($0.lanes.keys) }
         for name in names { startLane(name) }
         guard let monitor else { return }
-        let task = Task { [weak self] in
+        let watch = Task { [weak self] in
             for await status in monitor.updates where status == .online {
                 guard let self else { return }
-                for lane in state.withLock({ Array($0.lanes.values) }) { lane.signal.signal(.online) }
+                for lane in state.withLock({ Array($0.lanes.values) }) { lane.wakeup.networkIsBack() }
             }
         }
-        state.withLock { $0.tasks.append(task) }
+        state.withLock { $0.watch = watch }
     }
 
     /// Stops the lanes (a send in flight is cancelled and stays waiting), ends the result
@@ -87,7 +89,7 @@ final class OutboxCore: Sendable {
     func stop() {
         let tasks = state.withLock { state -> [Task<Void, Never>] in
             state.stopped = true
-            return state.tasks
+            return Array(state.laneTasks.values) + [state.watch].compactMap { $0 }
         }
         for task in tasks { task.cancel() }
         dispatcher.stop()
@@ -135,7 +137,6 @@ final class OutboxCore: Sendable {
         }
         try outcome.get()
         startLane(lane)
-        state.withLock { $0.lanes[lane]?.signal }?.signal(.entry)
         return id
     }
 
@@ -184,7 +185,6 @@ final class OutboxCore: Sendable {
             state.lanes[lane, default: Lane()].entries = entries
         }
         startLane(lane)
-        state.withLock { $0.lanes[lane]?.signal }?.signal(.entry)
     }
 
     /// Removes a dead letter for good.

@@ -1,25 +1,17 @@
 import Dispatch
 
-/// What wakes a lane that waits: an entry to send, or the network coming back. A lane waits for
-/// some of these at a time (a backoff after a server's answer ignores the network); a signal
-/// that comes while it is busy is remembered for its next wait, so none is lost.
-final class LaneSignal: Sendable {
-    struct Reasons: OptionSet, Sendable {
-        let rawValue: UInt8
-        /// An entry was enqueued, or a dead letter put back.
-        static let entry = Reasons(rawValue: 1 << 0)
-        /// The connectivity monitor reports a network again.
-        static let online = Reasons(rawValue: 1 << 1)
-    }
-
+/// How a lane waits between attempts: for a time, and, after a failure for want of a network,
+/// also until the connectivity monitor sees the network come back. The network's return while the
+/// lane is busy is remembered for its next wait, so it is not missed.
+final class LaneWakeup: Sendable {
     private struct Waiter {
         let id: UInt64
-        let accepts: Reasons
+        let wakesOnNetwork: Bool
         let continuation: CheckedContinuation<Void, Never>
     }
 
     private struct State {
-        var pending: Reasons = []
+        var networkCameBack = false
         var waiter: Waiter?
         var nextID: UInt64 = 0
         var cancelled = false
@@ -27,38 +19,36 @@ final class LaneSignal: Sendable {
 
     private let state = Locked(State())
 
-    /// Wakes the wait in progress if it accepts one of `reasons`; otherwise remembers them.
-    func signal(_ reasons: Reasons) {
+    /// The network is back: ends a wait that ends on it, or is remembered for the next one.
+    func networkIsBack() {
         let woken = state.withLock { state -> CheckedContinuation<Void, Never>? in
-            if let waiter = state.waiter, !waiter.accepts.isDisjoint(with: reasons) {
+            if let waiter = state.waiter, waiter.wakesOnNetwork {
                 state.waiter = nil
                 return waiter.continuation
             }
-            state.pending.formUnion(reasons)
+            state.networkCameBack = true
             return nil
         }
         woken?.resume()
     }
 
-    /// Returns when one of `reasons` is signalled (or was while nobody waited), after `timeout`
-    /// seconds when given, or when the calling Task is cancelled.
-    func wait(for reasons: Reasons, timeout: Double?) async {
+    /// Returns after `seconds`, when the calling Task is cancelled, or, if `wakesOnNetwork`, when
+    /// the network comes back (or came back since the last such wait).
+    func wait(seconds: Double, wakesOnNetwork: Bool) async {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let id = state.withLock { state -> UInt64? in
                     if state.cancelled { return nil }
-                    if !state.pending.isDisjoint(with: reasons) {
-                        state.pending.subtract(reasons)
+                    if wakesOnNetwork, state.networkCameBack {
+                        state.networkCameBack = false
                         return nil
                     }
                     state.nextID += 1
-                    state.waiter = Waiter(id: state.nextID, accepts: reasons, continuation: continuation)
+                    state.waiter = Waiter(id: state.nextID, wakesOnNetwork: wakesOnNetwork, continuation: continuation)
                     return state.nextID
                 }
                 guard let id else { return continuation.resume() }
-                if let timeout {
-                    DispatchQueue.global().asyncAfter(deadline: .now() + max(0, timeout)) { [self] in end(id) }
-                }
+                DispatchQueue.global().asyncAfter(deadline: .now() + max(0, seconds)) { [self] in end(id) }
             }
         } onCancel: {
             let waiter = state.withLock { state -> Waiter? in
