@@ -18,7 +18,7 @@ import FoundationNetworking
 /// let id = try outbox.enqueue(Endpoint<Comment>.post("/comments", body: .json(draft)), kind: "comment")
 /// ```
 ///
-/// ``enqueue(_:kind:lane:)`` stores the request as the client builds it (before interceptors, so a
+/// `enqueue(_:kind:lane:)` stores the request as the client builds it (before interceptors, so a
 /// token is added fresh at each attempt), with its body, and returns once it is on disk. Each
 /// entry gets an `Idempotency-Key` sent with every attempt, also after a relaunch, so a server
 /// that honours the key applies it once. Entries go out through the same client, its interceptors,
@@ -69,13 +69,13 @@ public final class Outbox: Sendable {
 
     /// Stores a request to send, and returns once it is on disk (written, flushed, renamed into
     /// place). This blocks the calling thread for a few milliseconds; from async code prefer
-    /// ``enqueue(_:kind:lane:)-(_,_,_)async``.
+    /// the `async` form.
     /// - Parameters:
     ///   - request: The endpoint to send; built now with the client's configuration. Its
     ///     `Idempotency-Key` header, if it sets one, is the entry's key.
     ///   - kind: A name of your own for what the entry is (`"comment"`), given back with its
     ///     result and used to decode its response (``register(_:forKind:)``). Empty by default.
-    ///   - lane: The lane; entries of a lane are sent one at a time, in order. ``defaultLane``
+    ///   - lane: The lane; entries of a lane are sent one at a time, in order. ``Outbox/defaultLane``
     ///     by default.
     /// - Returns: The entry's identifier, which its result carries.
     /// - Throws: ``OutboxError``: the outbox is full, the disk is full or not writable, or the
@@ -91,7 +91,7 @@ public final class Outbox: Sendable {
     /// - Parameters:
     ///   - request: The endpoint to send.
     ///   - kind: A name of your own for what the entry is. Empty by default.
-    ///   - lane: The lane. ``defaultLane`` by default.
+    ///   - lane: The lane. ``Outbox/defaultLane`` by default.
     /// - Returns: The entry's identifier.
     /// - Throws: ``OutboxError``; nothing was stored then.
     @discardableResult
@@ -114,7 +114,7 @@ public final class Outbox: Sendable {
     /// - Parameters:
     ///   - request: The endpoint to send.
     ///   - kind: A name of your own for what the entry is. Empty by default.
-    ///   - lane: The lane. ``defaultLane`` by default.
+    ///   - lane: The lane. ``Outbox/defaultLane`` by default.
     ///   - completion: Called once with the entry's identifier or the ``OutboxError``.
     public func enqueue<Request: APIRequest>(
         _ request: Request, kind: String = "", lane: String = Outbox.defaultLane,

@@ -3,7 +3,7 @@ import Foundation
 /// A request stored in an ``Outbox``: waiting to be sent (``Outbox/pending``) or refused by the
 /// server and kept for the app to deal with (``Outbox/deadLetters``).
 public struct OutboxEntry: Sendable, Identifiable {
-    /// An entry's identifier, given by ``Outbox/enqueue(_:kind:lane:)`` and carried by its result.
+    /// An entry's identifier, given by `enqueue(_:kind:lane:)` and carried by its result.
     /// It is `Codable` and converts to and from a string, so the app can keep it with its own
     /// data (a draft comment) and match the result after a relaunch.
     public struct ID: Hashable, Sendable, Codable, LosslessStringConvertible {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Why an ``Outbox`` could not be opened, or could not take or change an entry. An entry is never
-/// dropped silently: when ``Outbox/enqueue(_:kind:lane:)`` throws, nothing was stored.
+/// dropped silently: when `enqueue(_:kind:lane:)` throws, nothing was stored.
 public enum OutboxError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The outbox holds ``Outbox/Configuration/maximumEntries`` entries (waiting and dead letters).
     case entryLimitReached(Int)

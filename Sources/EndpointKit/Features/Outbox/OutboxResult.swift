@@ -34,7 +34,7 @@ public struct OutboxResult: Sendable {
         case damaged(file: URL, reason: String)
     }
 
-    /// The entry's identifier, as ``Outbox/enqueue(_:kind:lane:)`` returned it.
+    /// The entry's identifier, as `enqueue(_:kind:lane:)` returned it.
     public let entryID: OutboxEntry.ID
     /// The kind given at enqueue.
     public let kind: String
