@@ -8,7 +8,7 @@ import FoundationNetworking
 /// given to the client already built (``PrebuiltRequest``), so that only its interceptors
 /// (a fresh token), plugins, transport and result classification act on it.
 ///
-/// The client's retrier is not asked ( ``retrier`` never retries): the outbox decides when to try
+/// The client's retrier is not asked (``retrier`` never retries): the outbox decides when to try
 /// again. Responses are checked against the envelope's business status (as an ``Empty`` response
 /// is) and decoded as the registered type only when the result is handed over.
 final class OutboxRequest: PrebuiltRequest {

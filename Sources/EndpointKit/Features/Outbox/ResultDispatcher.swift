@@ -74,8 +74,6 @@ final class ResultDispatcher: Sendable {
 
     // MARK: - Listeners
 
-    var handler: Handler? { state.withLock { $0.handler } }
-
     func setHandler(_ handler: Handler?) {
         let backlog = state.withLock { state -> [Ticket] in
             state.handler = handler
