@@ -32,6 +32,9 @@ let package = Package(
             name: "EndpointKitDemo",
             dependencies: ["EndpointKit", "EndpointKitTesting", "EndpointKitTestServer"]
         ),
+        // A process the outbox tests start, kill with SIGKILL and start again on the same
+        // directory (OutboxKillTests, OutboxDiskFaultTests); not a product.
+        .executableTarget(name: "EndpointKitOutboxChild", dependencies: ["EndpointKit"]),
         .testTarget(
             name: "EndpointKitTests",
             dependencies: ["EndpointKit", "EndpointKitTesting", "EndpointKitTestServer", "EndpointKitXML"]

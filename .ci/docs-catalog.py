@@ -34,10 +34,15 @@ def rewrite_links(text: str, source: Path, articles: dict[Path, str]) -> str:
     return LINK.sub(replace, text)
 
 
+# Guides whose name in the catalog is not their file's.
+RENAMED = {"Outbox": "OutboxGuide"}
+
+
 def article_names(folder: Path) -> dict[Path, str]:
     """The guides of Docs/ and Docs/Migration/ (the English ones), by path, with their names in
     the catalog; Migration/README.md is the migration index."""
-    names = {p.resolve(): p.stem for p in folder.glob("*.md")}
+    # A guide named like a type (Outbox.md, the class Outbox) would replace the type's page.
+    names = {p.resolve(): RENAMED.get(p.stem, p.stem) for p in folder.glob("*.md")}
     for p in (folder / "Migration").glob("*.md"):
         names[p.resolve()] = "MigrationGuides" if p.stem == "README" else p.stem
     return names

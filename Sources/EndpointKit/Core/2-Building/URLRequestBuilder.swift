@@ -39,6 +39,9 @@ struct URLRequestBuilder: Sendable {
     ) throws(RequestBuildError)
         -> Built
     {
+        // Built once already, kept by a feature and sent again as it was (a class: no conformance
+        // lookup for the struct endpoints).
+        if Request.self is AnyClass, let prebuilt = request as? any PrebuiltRequest { return prebuilt.built }
         let method = request.method
         guard HeaderFieldRules.isToken(method.rawValue) else {
             throw .definitionFailed("invalid method \(method.rawValue.debugDescription)")
@@ -195,6 +198,14 @@ struct URLRequestBuilder: Sendable {
             throw .bodyEncodingFailed(reason)
         }
     }
+}
+
+/// A request built earlier by ``URLRequestBuilder/makeRequest(for:inspecting:)`` and kept (by a
+/// feature that stores requests), sent as it was built: only the interceptors and later stages
+/// change it.
+protocol PrebuiltRequest: APIRequest, AnyObject {
+    /// The request as it was built.
+    var built: URLRequestBuilder.Built { get }
 }
 
 /// A base URL split once: what paths are appended to, and its own query (`https://api.test/v1?key=1`
