@@ -7,6 +7,9 @@ import PackageDescription
 // has a main-actor screen that updates its own state from every callback form; its tests run the
 // screen against an embedded loopback server. From the repository root:
 // `swift test --package-path SampleApp`.
+//
+// SwiftPM names the path dependency after its folder: a checkout of the repository in a folder named
+// `SampleApp` (in any case) has this package's own identity and does not resolve; any other name does.
 let package = Package(
     name: "EndpointKitSampleApp",
     platforms: [.macOS(.v15), .iOS(.v18)],
