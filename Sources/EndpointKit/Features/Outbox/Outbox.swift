@@ -128,7 +128,7 @@ public final class Outbox: Sendable {
             } catch {
                 outcome = .failure(error)
             }
-            DispatchQueue.main.async { MainActor.assumeIsolated { completion(outcome) } }
+            MainQueue.async { completion(outcome) }
         }
     }
 

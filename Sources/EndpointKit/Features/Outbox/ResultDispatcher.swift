@@ -137,20 +137,18 @@ final class ResultDispatcher: Sendable {
     }
 
     private func handOnMain(_ tickets: [Ticket]) {
-        DispatchQueue.main.async { [self] in
-            MainActor.assumeIsolated {
-                let (handler, delegate, outbox) = state.withLock { ($0.handler, $0.delegate, $0.outbox) }
-                guard handler != nil || (delegate != nil && outbox != nil) else {
-                    // The listeners left meanwhile: keep the results for the next one.
-                    return state.withLock { state in
-                        if state.iterations.isEmpty { state.backlog += tickets.filter { !$0.isHandedOver } }
-                    }
+        MainQueue.async { [self] in
+            let (handler, delegate, outbox) = state.withLock { ($0.handler, $0.delegate, $0.outbox) }
+            guard handler != nil || (delegate != nil && outbox != nil) else {
+                // The listeners left meanwhile: keep the results for the next one.
+                return state.withLock { state in
+                    if state.iterations.isEmpty { state.backlog += tickets.filter { !$0.isHandedOver } }
                 }
-                for ticket in tickets {
-                    let result = handOver(ticket)
-                    handler?(result)
-                    if let delegate, let outbox { delegate.outbox(outbox, didFinish: result) }
-                }
+            }
+            for ticket in tickets {
+                let result = handOver(ticket)
+                handler?(result)
+                if let delegate, let outbox { delegate.outbox(outbox, didFinish: result) }
             }
         }
     }
