@@ -199,6 +199,33 @@ final class CacheTests: LoopbackTestCase {
         XCTAssertEqual(seen.value, ["first:cache", "second:network"])
     }
 
+    /// A request the cache may not store (credentials, no `cachesSensitiveData`), and a client with
+    /// no cache at all: the cache-only lookup never reaches the network, so the server sees one
+    /// request and only the network's answer comes.
+    func testThatShowingCachedThenRefreshingSendsOnceWhenNothingCanBeCached() async {
+        route(headers: [("Cache-Control", "max-age=60")])
+        let plain = makeClient()
+        for (client, request) in [(self.client!, Cached(headers: ["Authorization": "Bearer t"])), (plain, Cached())] {
+            let before = hits.total
+            let cachedCalls = Counter()
+            let done = expectation(description: "the network's answer")
+            client.send(
+                request, cached: { _ in cachedCalls.increment() },
+                completion: { result in
+                    XCTAssertEqual(result.metadata?.source, .network)
+                    done.fulfill()
+                })
+            await fulfillment(of: [done], timeout: 10)
+            try? await Task.sleep(nanoseconds: 200_000_000)
+            XCTAssertEqual(hits.total - before, 1)
+            XCTAssertEqual(cachedCalls.total, 0)
+        }
+        let cacheOnly = await client.send(
+            Cached(cachePolicy: CachePolicy(mode: .cacheOnly), headers: ["Authorization": "Bearer t"]))
+        XCTAssertEqual(cacheOnly.transportReason, .notCached)
+        XCTAssertEqual(hits.total, 2, "a cache-only send of an uncacheable request is not sent")
+    }
+
     func testThatInvalidationRemovesOneKeyAPrefixATagOrAll() async {
         route(headers: [("Cache-Control", "max-age=60")])
         _ = await client.send(Cached())

@@ -269,6 +269,18 @@ final class EndpointValueTests: LoopbackTestCase {
         XCTAssertEqual(plugin.names.value, ["Endpoint<Array<Item>>"])
     }
 
+    /// A subclass started with `start(with:)` is named by its own class, not `BaseRequest<Echo>`.
+    @MainActor
+    func testThatASubclassIsNamedByItsOwnClass() async {
+        let plugin = EndpointNames()
+        let client = makeClient { $0.plugins = [plugin] }
+        let done = expectation(description: "done")
+        let handle = EchoSubclass().start(with: client) { _ in done.fulfill() }
+        XCTAssertEqual(handle.endpoint, "EchoSubclass")
+        await fulfillment(of: [done], timeout: 10)
+        XCTAssertEqual(plugin.names.value, ["EchoSubclass"])
+    }
+
     // MARK: - The guide's example (Docs/GettingStarted.md, "One-off requests")
 
     private struct Repo: Decodable, Sendable, Equatable {

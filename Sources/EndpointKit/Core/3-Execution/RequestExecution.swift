@@ -91,7 +91,7 @@ final class RequestExecution<Request: APIRequest>: Sendable {
         // `_typeName` gives what `String(describing:)` gives for a type, without its printing machinery
         // (about 1.4% of a request's CPU).
         handle = RequestHandle(
-            tag: request.tag, endpoint: _typeName(Request.self, qualified: false),
+            tag: request.tag, endpoint: _typeName(type(of: request), qualified: false),
             reportsProgress: options.reportsProgress)
     }
 

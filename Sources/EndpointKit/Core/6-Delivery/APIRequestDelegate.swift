@@ -3,9 +3,8 @@
 ///
 /// Each method receives the request itself, so one controller can tell several requests apart
 /// (`if request is GetUser`, or `===` for ``BaseRequest`` instances). Delegates are held weakly
-/// and always called on the main actor, after the request's completion closure has returned,
-/// whatever the client's callback queue: right after it when that queue is `.main`, in a later
-/// turn of the main queue otherwise.
+/// and always called on the main actor, after the request's completion closure has returned: in
+/// the same turn of the main queue, or in a later one after the closure of the `on:` form.
 ///
 /// Cancelled requests are reported to ``request(_:didFailInTransport:)`` with reason
 /// ``TransportError/Reason/cancelled``.

@@ -34,15 +34,18 @@ extension APIClient {
         // went first.
         let networkDone = Locked(false)
         let lookup = SendOptions(cacheMode: .cacheOnly, info: info)
-        _ = perform(
-            request,
-            route: .inPlace { result in
-                guard result.isSuccess else { return }
-                MainQueue.async {
-                    guard !networkDone.withLock({ $0 }) else { return }
-                    cached(result)
-                }
-            }, options: lookup)
+        // Without a cache there is nothing to look up: only the network's answer comes.
+        if configuration.cache != nil {
+            _ = perform(
+                request,
+                route: .inPlace { result in
+                    guard result.isSuccess else { return }
+                    MainQueue.async {
+                        guard !networkDone.withLock({ $0 }) else { return }
+                        cached(result)
+                    }
+                }, options: lookup)
+        }
         let network = SendOptions(cacheMode: .useCacheRevalidating, info: info)
         return perform(
             request,

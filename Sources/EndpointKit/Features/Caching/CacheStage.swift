@@ -34,9 +34,13 @@ final class CacheStage: RequestStage {
     }
 
     func willSend(_ request: inout TransportRequest, context: RequestContext) -> StageAnswer? {
-        guard context.attempt == 1,
-            let caching = RequestCaching(cache: cache, policy: policy, request: request.urlRequest, method: method)
-        else { return nil }
+        guard context.attempt == 1 else { return nil }
+        guard let caching = RequestCaching(cache: cache, policy: policy, request: request.urlRequest, method: method)
+        else {
+            // Not cacheable (credentials without `cachesSensitiveData`...): a cache-only send still
+            // never reaches the network.
+            return mode == .cacheOnly ? Self.notCached : nil
+        }
         // Even when the cache is not read, a stale entry may still answer offline.
         let entry = caching.entry(for: request.urlRequest)
         state.withLock { state in
@@ -45,9 +49,7 @@ final class CacheStage: RequestStage {
         }
         switch mode {
         case .cacheOnly:
-            guard let entry else {
-                return .failure(TransportError(.notCached, message: "Nothing usable is cached for this request."))
-            }
+            guard let entry else { return Self.notCached }
             return answer(from: entry)
         case .useCache, .useCacheRevalidating:
             guard let entry else { return nil }
@@ -57,6 +59,10 @@ final class CacheStage: RequestStage {
             break
         }
         return nil
+    }
+
+    private static var notCached: StageAnswer {
+        .failure(TransportError(.notCached, message: "Nothing usable is cached for this request."))
     }
 
     func didReceive(
@@ -107,7 +113,9 @@ struct CacheFeature: ClientFeature {
         let policy = request.cachePolicy ?? defaultPolicy
         let method = request.method
         // A streamed body is never stored, nor answered from the cache.
-        guard policy.cacheableMethods.contains(method), options.bodyStream == nil else { return nil }
+        guard policy.cacheableMethods.contains(method), options.bodyStream == nil else {
+            return options.cacheMode == .cacheOnly ? NotCachedStage() : nil
+        }
         return CacheStage(cache: cache, policy: policy, mode: options.cacheMode ?? policy.mode, method: method)
     }
 }
@@ -130,4 +138,14 @@ extension APIClient.Configuration {
 struct CacheSettings: Sendable {
     var cache: ResponseCache?
     var policy = CachePolicy.default
+}
+
+/// The stage of a cache-only send the cache cannot answer: it fails as not cached, so the send
+/// never reaches the network.
+struct NotCachedStage: RequestStage {
+    var hooks: StageHooks { [.willSend] }
+
+    func willSend(_ request: inout TransportRequest, context: RequestContext) -> StageAnswer? {
+        .failure(TransportError(.notCached, message: "This request is not cacheable: nothing is cached for it."))
+    }
 }

@@ -6,7 +6,7 @@
 ///     .then { user in GetTeam(id: user.teamID) }
 ///     .then { team in GetProject(id: team.projectID) }
 ///
-/// client.send(chain) { (result: APIResult<Project>) in ... }   // closure, on the callback queue
+/// client.send(chain) { (result: APIResult<Project>) in ... }   // closure, on the main actor
 /// let project = try await client.value(for: chain)             // async
 /// ```
 ///
