@@ -226,6 +226,26 @@ final class CacheTests: LoopbackTestCase {
         XCTAssertEqual(hits.total, 2, "a cache-only send of an uncacheable request is not sent")
     }
 
+    /// The handle of a cached-then-refreshed send cancelled at once (before its cache lookup ends and
+    /// its network half starts) completes once, as cancelled, and sends nothing.
+    func testThatCancellingACachedThenRefreshedSendAtOnceCompletesOnceAsCancelled() async {
+        route(headers: [("Cache-Control", "max-age=60")])
+        let completions = Counter()
+        let done = expectation(description: "completion")
+        let handle = client.send(
+            Cached(), cached: { _ in },
+            completion: { result in
+                XCTAssertEqual(result.transportReason, .cancelled)
+                completions.increment()
+                done.fulfill()
+            })
+        handle.cancel()
+        await fulfillment(of: [done], timeout: 10)
+        try? await Task.sleep(nanoseconds: 300_000_000)
+        XCTAssertEqual(completions.total, 1)
+        XCTAssertEqual(hits.total, 0)
+    }
+
     func testThatInvalidationRemovesOneKeyAPrefixATagOrAll() async {
         route(headers: [("Cache-Control", "max-age=60")])
         _ = await client.send(Cached())

@@ -153,12 +153,26 @@ public final class APIClient: Sendable {
         if Request.self is AnyClass, let own = (request as? any DelegatingRequest)?.weakDelegate {
             delegates.append(own)
         }
+        let execution = prepare(
+            request, route: route, delegates: delegates, progress: progress, options: options, processing: processing)
+        execution.start()
+        return execution.handle
+    }
+
+    /// A send ready to ``RequestExecution/start()``, for a send that must wait for another first
+    /// (the network half of `send(_:cached:completion:)` waits for the cache lookup). Its handle
+    /// may be cancelled before it starts: it then completes as cancelled when started.
+    func prepare<Request: APIRequest>(
+        _ request: Request, route: ResultDelivery<Request>.Route,
+        delegates: [WeakReference<any APIRequestDelegate>] = [],
+        progress: (@Sendable (TransferProgress) -> Void)? = nil, options: SendOptions = .none,
+        processing: (@Sendable (@escaping @Sendable () -> Void) -> Void)? = nil
+    ) -> RequestExecution<Request> {
         let delivery = ResultDelivery<Request>(route: route, delegates: delegates)
         let execution = RequestExecution(client: self, request: request, options: options, processing: processing) {
             delivery.deliver($0, for: request)
         }
         if let progress { execution.handle.progressReporter.setHandler(progress) }
-        execution.start()
-        return execution.handle
+        return execution
     }
 }

@@ -101,8 +101,16 @@ public final class RequestHandle: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Sets what cancelling does; called once before the request starts.
+    ///
+    /// A handle cancelled before it started (a send prepared now and started later) runs
+    /// `onCancel` at once, so it still completes as cancelled.
     func setCancellation(_ onCancel: @escaping @Sendable () -> Void) {
-        storage.withLock { $0.onCancel = onCancel }
+        let cancelledAlready = storage.withLock { storage -> Bool in
+            guard storage.state == .running else { return storage.state == .cancelled }
+            storage.onCancel = onCancel
+            return false
+        }
+        if cancelledAlready { onCancel() }
     }
 
     /// Attaches the transport task; cancels it at once if the handle was already cancelled.

@@ -29,32 +29,35 @@ extension APIClient {
         cached: @escaping @MainActor @Sendable (APIResult<Request.Response>) -> Void,
         completion: @escaping @MainActor @Sendable (APIResult<Request.Response>) -> Void
     ) -> RequestHandle {
-        // Either the cache's answer is delivered before the network's, or not at all: both hop to
-        // the main queue in the order they arrive, and the cache's is dropped once the network's
-        // went first.
+        // The network send starts once the lookup is over, so the lookup reads the cache as it was
+        // before the send, and its answer reaches the main queue first. The cache's answer is
+        // still dropped if the network's was delivered before it.
         let networkDone = Locked(false)
-        let lookup = SendOptions(cacheMode: .cacheOnly, info: info)
-        // Without a cache there is nothing to look up: only the network's answer comes.
-        if configuration.cache != nil {
-            _ = perform(
-                request,
-                route: .inPlace { result in
-                    guard result.isSuccess else { return }
-                    MainQueue.async {
-                        guard !networkDone.withLock({ $0 }) else { return }
-                        cached(result)
-                    }
-                }, options: lookup)
-        }
-        let network = SendOptions(cacheMode: .useCacheRevalidating, info: info)
-        return perform(
+        let network = prepare(
             request,
             route: .inPlace { result in
                 MainQueue.async {
                     networkDone.withLock { $0 = true }
                     completion(result)
                 }
-            }, options: network)
+            }, options: SendOptions(cacheMode: .useCacheRevalidating, info: info))
+        // Without a cache there is nothing to look up: only the network's answer comes.
+        guard configuration.cache != nil else {
+            network.start()
+            return network.handle
+        }
+        _ = perform(
+            request,
+            route: .inPlace { result in
+                if result.isSuccess {
+                    MainQueue.async {
+                        guard !networkDone.withLock({ $0 }) else { return }
+                        cached(result)
+                    }
+                }
+                network.start()
+            }, options: SendOptions(cacheMode: .cacheOnly, info: info))
+        return network.handle
     }
 
     /// Removes the cached response of a request (as built now, with its current headers).
