@@ -25,16 +25,26 @@ final class BenchSmokeTests: XCTestCase {
         process.arguments = arguments
         let output = Pipe()
         process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        // Its standard error goes to a file, quoted when it fails (a sanitizer's report lands there).
+        let errorLog = FileManager.default.temporaryDirectory
+            .appendingPathComponent("endpointkit-bench-smoke-\(UUID().uuidString).log")
+        FileManager.default.createFile(atPath: errorLog.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: errorLog) }
+        process.standardError = try FileHandle(forWritingTo: errorLog)
         try process.run()
         let watchdog = DispatchWorkItem { [process] in if process.isRunning { process.terminate() } }
         DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: watchdog)
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         watchdog.cancel()
-        XCTAssertEqual(process.terminationReason, .exit)
-        XCTAssertEqual(process.terminationStatus, 0, String(decoding: data, as: UTF8.self))
-        return try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let errors = (try? String(contentsOf: errorLog, encoding: .utf8)) ?? ""
+        let errorTail = errors.split(separator: "\n", omittingEmptySubsequences: false).suffix(40)
+            .joined(separator: "\n")
+        XCTAssertEqual(process.terminationReason, .exit, "standard error ends with:\n\(errorTail)")
+        XCTAssertEqual(process.terminationStatus, 0, "standard error ends with:\n\(errorTail)")
+        let report = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        return try XCTUnwrap(
+            report, "not a JSON object: \(String(decoding: data.prefix(2000), as: UTF8.self))\n\(errorTail)")
     }
 
     func testThatAQuickRunPrintsJSONWithEveryScenario() throws {
