@@ -3,7 +3,8 @@ import EndpointKitTestServer
 import Foundation
 import XCTest
 
-/// Identical GETs in flight share one network call; each caller keeps its own completion.
+/// Identical GETs in flight share one network call when the client (or the request) asks for it;
+/// each caller keeps its own completion.
 final class CoalescingTests: LoopbackTestCase {
     /// Holds the server's answer until the test opens it (bounded, so a failing test still ends).
     final class Gate: Sendable {
@@ -15,7 +16,7 @@ final class CoalescingTests: LoopbackTestCase {
     struct Private: APIRequest {
         typealias Response = Item
         var path: RequestPath { "/shared" }
-        var coalescesIdenticalRequests: Bool { false }
+        var coalescesIdenticalRequests: Bool? { false }
     }
 
     struct WithHeader: APIRequest {
@@ -29,6 +30,7 @@ final class CoalescingTests: LoopbackTestCase {
 
     override func setUpWithError() throws {
         try super.setUpWithError()
+        client = makeClient { $0.coalescesIdenticalRequests = true }
         let gate = gate
         server.route("/shared") { _ in
             gate.wait()
@@ -44,7 +46,10 @@ final class CoalescingTests: LoopbackTestCase {
         weak var weakClient: APIClient?
         do {
             let transport = URLSessionTransport()
-            let client = makeClient { $0.transport = transport }
+            let client = makeClient {
+                $0.transport = transport
+                $0.coalescesIdenticalRequests = true
+            }
             weakTransport = transport
             weakClient = client
             async let first = client.send(GetItem(path: "/shared"))
@@ -153,8 +158,8 @@ final class CoalescingTests: LoopbackTestCase {
             var method: HTTPMethod { .post }
             var path: RequestPath { "/echo-post" }
         }
-        XCTAssertFalse(Post().coalescesIdenticalRequests)
-        XCTAssertTrue(GetItem().coalescesIdenticalRequests)
+        XCTAssertNil(Post().coalescesIdenticalRequests)
+        XCTAssertNil(GetItem().coalescesIdenticalRequests)
         let done = expectation(description: "two")
         done.expectedFulfillmentCount = 2
         client.send(Post()) { _ in done.fulfill() }
@@ -178,5 +183,33 @@ final class CoalescingTests: LoopbackTestCase {
         let results = await task.value
         XCTAssertEqual(results.compactMap(\.value).count, 10)
         XCTAssertLessThanOrEqual(server.requestCount, 2)
+    }
+
+    /// Coalescing is opt-in: on a plain client ten identical GETs in flight are ten requests, and a
+    /// request that asks for it shares one transfer there all the same.
+    func testThatAPlainClientSendsTenIdenticalGETsAsTenRequests() {
+        let plain = makeClient()
+        struct Shared: APIRequest {
+            typealias Response = Item
+            var path: RequestPath { "/shared" }
+            var coalescesIdenticalRequests: Bool? { true }
+        }
+        for (count, expected) in [(10, 10), (5, 1)] {
+            let before = server.requestCount
+            let done = expectation(description: "all")
+            done.expectedFulfillmentCount = count
+            for _ in 0..<count {
+                if expected == count {
+                    plain.send(WithHeader(value: "same")) { _ in done.fulfill() }
+                } else {
+                    plain.send(Shared()) { _ in done.fulfill() }
+                }
+            }
+            XCTAssertTrue(server.waitForRequestCount(atLeast: before + expected, timeout: 5))
+            Thread.sleep(forTimeInterval: 0.2)
+            for _ in 0..<expected { gate.open() }
+            wait(for: [done], timeout: 10)
+            XCTAssertEqual(server.requestCount - before, expected)
+        }
     }
 }

@@ -6,7 +6,7 @@ import EndpointKit
 struct GetUserModel: APIRequest {
     typealias Response = UserModel
     var path: RequestPath { "/model" }
-    var coalescesIdenticalRequests: Bool { false }
+    var coalescesIdenticalRequests: Bool? { false }
 }
 
 /// `GET /items`: the 20k-object page of scenario 3, decoded through the client's envelope.

@@ -20,7 +20,7 @@ struct GetCoreDataUnshared: APIRequest {
     /// `/core`, as ``GetCoreData``.
     var path: RequestPath { "/core" }
     /// Never shares a transfer, so the client gives the send no coalescing stage.
-    var coalescesIdenticalRequests: Bool { false }
+    var coalescesIdenticalRequests: Bool? { false }
 }
 
 /// Scenario 7 (not in the issue): the client core alone. `APIClient` with nothing configured

@@ -172,7 +172,7 @@ final class FaultMatrixTests: TransportTestCase {
         var path: RequestPath { "/row" }
         var totalTimeout: TimeInterval? { FaultMatrixTests.deadline }
         // The closure and the async send of a row must each make their own transfer.
-        var coalescesIdenticalRequests: Bool { false }
+        var coalescesIdenticalRequests: Bool? { false }
     }
 
     /// A raw response head: `HTTP/1.1 200 OK`, the header lines, the empty line.

@@ -5,7 +5,7 @@ struct FeedRequest: APIRequest {
     typealias Response = [Article]
     var path: RequestPath { "/feed" }
     /// A refresh asks for a new transfer: it does not share the one it replaces.
-    var coalescesIdenticalRequests: Bool { false }
+    var coalescesIdenticalRequests: Bool? { false }
 }
 
 /// A controller-like object driven by the delegate: it loads the feed and turns each outcome into

@@ -20,6 +20,6 @@ struct SoakRequest: APIRequest {
 
     var path: RequestPath { RequestPath(percentEncoded: route) }
     var parameters: RequestParameters { .query(query) }
-    var coalescesIdenticalRequests: Bool { shares }
+    var coalescesIdenticalRequests: Bool? { shares }
     var tag: String? { "soak" }
 }

@@ -65,9 +65,10 @@ public protocol APIRequest: Sendable {
     /// policy. `nil` by default.
     var cachePolicy: CachePolicy? { get }
     /// Whether this request shares one network call with identical requests in flight (same
-    /// method, URL, headers and body); each caller still gets its own result. `true` by default
-    /// for `GET` and `HEAD`, `false` otherwise.
-    var coalescesIdenticalRequests: Bool { get }
+    /// endpoint type, method, URL, headers and body); each caller still gets its own result.
+    /// `nil` by default: the client's ``APIClient/Configuration/coalescesIdenticalRequests``
+    /// decides (off unless turned on, then for `GET` and `HEAD`).
+    var coalescesIdenticalRequests: Bool? { get }
     /// What every send of this request tells interceptors and plugins (``RequestContext/info``),
     /// such as feedback switches; a send site's `info:` adds to it and wins. Empty by default.
     var sendInfo: SendInfo { get }
@@ -98,7 +99,7 @@ extension APIRequest {
     /// No parameters.
     public var parameters: RequestParameters { .none }
     /// No extra headers.
-    public var headers: HTTPHeaders { HTTPHeaders() }
+    public var headers: HTTPHeaders { .empty }
     /// `nil`: the client's connect timeout.
     public var connectTimeout: TimeInterval? { nil }
     /// `nil`: the client's idle timeout.
@@ -123,10 +124,10 @@ extension APIRequest {
     public var showsActivityIndicator: Bool { true }
     /// `nil`: the client's default cache policy.
     public var cachePolicy: CachePolicy? { nil }
-    /// `true` for `GET` and `HEAD`.
-    public var coalescesIdenticalRequests: Bool { method == .get || method == .head }
+    /// `nil`: the client's setting.
+    public var coalescesIdenticalRequests: Bool? { nil }
     /// Empty.
-    public var sendInfo: SendInfo { SendInfo() }
+    public var sendInfo: SendInfo { .empty }
     /// Returns `data` unchanged.
     public func transformBody(_ data: Data, metadata: ResponseMetadata) throws -> Data { data }
 }
@@ -135,17 +136,5 @@ extension APIRequest where Response: Decodable {
     /// Decodes with ``DecodingContext/decodeDefault(_:)``.
     public func decode(_ context: DecodingContext) throws -> Response {
         try context.decodeDefault(Response.self)
-    }
-}
-
-extension APIRequest {
-    /// The limits this request is sent with: `limits` (the client's) with this request's
-    /// ``connectTimeout``, ``idleTimeout`` and ``totalTimeout`` applied.
-    public func timeouts(overriding limits: Timeouts) -> Timeouts {
-        var resolved = limits
-        if let connect = connectTimeout { resolved.connect = connect }
-        if let idle = idleTimeout { resolved.idle = idle }
-        if let total = totalTimeout { resolved.total = total > 0 ? total : nil }
-        return resolved
     }
 }

@@ -66,7 +66,7 @@ open class BaseRequest<Response: Sendable>: APIRequest, DelegatingRequest {
     /// Query parameters and body. None unless overridden.
     nonisolated open var parameters: RequestParameters { .none }
     /// Extra headers. None unless overridden.
-    nonisolated open var headers: HTTPHeaders { HTTPHeaders() }
+    nonisolated open var headers: HTTPHeaders { .empty }
     /// The connect timeout in seconds. `nil` (the client's) unless overridden.
     nonisolated open var connectTimeout: TimeInterval? { nil }
     /// The idle timeout in seconds (YTK's `requestTimeoutInterval`). `nil` (the client's) unless
@@ -92,12 +92,12 @@ open class BaseRequest<Response: Sendable>: APIRequest, DelegatingRequest {
     /// Whether the activity indicator counts this request (YTK's `showHUD`). `true` unless
     /// overridden.
     nonisolated open var showsActivityIndicator: Bool { true }
-    /// Whether identical requests in flight share one network call. `true` for `GET` and `HEAD`
+    /// Whether identical requests in flight share one network call. `nil` (the client's setting)
     /// unless overridden.
-    nonisolated open var coalescesIdenticalRequests: Bool { method == .get || method == .head }
+    nonisolated open var coalescesIdenticalRequests: Bool? { nil }
     /// What every send tells interceptors and plugins (feedback switches...). Empty unless
     /// overridden.
-    nonisolated open var sendInfo: SendInfo { SendInfo() }
+    nonisolated open var sendInfo: SendInfo { .empty }
 
     /// The cache policy (YTK's `cacheTimeInSeconds`, `cacheVersion`...). `nil` (the client's)
     /// unless overridden.
@@ -150,7 +150,7 @@ open class BaseRequest<Response: Sendable>: APIRequest, DelegatingRequest {
     /// - Returns: The handle of this send.
     @discardableResult
     public func start(
-        with client: APIClient, info: SendInfo = SendInfo(),
+        with client: APIClient, info: SendInfo = .empty,
         completion: (@MainActor @Sendable (APIResult<Response>) -> Void)? = nil
     )
         -> RequestHandle

@@ -26,10 +26,14 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, S
         }
     }
 
-    private var fields: [Field]
+    /// The fields, in order.
+    private(set) var fields: [Field]
 
     /// Creates an empty collection.
     public init() { fields = [] }
+
+    /// No fields, made once: the default of every endpoint.
+    static let empty = HTTPHeaders()
 
     /// Creates a collection from fields, keeping their order; later duplicates replace earlier ones.
     public init(_ fields: [Field]) {

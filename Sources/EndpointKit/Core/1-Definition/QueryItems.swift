@@ -25,6 +25,9 @@ public struct QueryItems: Sendable, Hashable, ExpressibleByDictionaryLiteral, Ex
     /// The parameters in order.
     public private(set) var items: [Item]
 
+    /// No items, made once.
+    static let empty = QueryItems()
+
     /// Creates an empty list.
     public init() { items = [] }
 

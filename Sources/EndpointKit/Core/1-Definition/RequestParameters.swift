@@ -36,7 +36,7 @@ public struct RequestParameters: Sendable, ExpressibleByDictionaryLiteral {
 
     /// No parameters: no query items and no body (the default of every endpoint). A property, like
     /// `Optional.none`, so it is written without parentheses: `var parameters: RequestParameters { .none }`.
-    public static var none: RequestParameters { RequestParameters(query: QueryItems()) }
+    public static let none = RequestParameters(query: QueryItems())
 
     /// Query-string parameters, whatever the method.
     public static func query(_ items: QueryItems) -> RequestParameters { RequestParameters(query: items) }

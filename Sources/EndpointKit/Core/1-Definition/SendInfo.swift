@@ -22,10 +22,14 @@
 /// }
 /// ```
 public struct SendInfo: Sendable {
-    private var values: [ObjectIdentifier: any Sendable] = [:]
+    /// The values set, by key type.
+    private(set) var values: [ObjectIdentifier: any Sendable] = [:]
 
     /// Creates empty information: every key has its default value.
     public init() {}
+
+    /// Empty information, made once: the default of every send.
+    @usableFromInline static let empty = SendInfo()
 
     /// Creates information and sets values in a closure.
     public init(_ configure: (inout SendInfo) -> Void) {

@@ -69,7 +69,7 @@ public final class DecodingContext {
             throw DecodingError.dataCorrupted(
                 .init(codingPath: [], debugDescription: "The body is empty; expected \(Value.self)."))
         }
-        if let empty = Empty() as? Value {
+        if Value.self == Empty.self, let empty = Empty() as? Value {
             // NoEnvelope has no business status: a 2xx body such as `{"message":"Deleted"}` is
             // success, even though `inspect` reads it as an error message.
             if envelope is NoEnvelope { return empty }

@@ -12,12 +12,12 @@ struct ResponseProcessor<Request: APIRequest>: Sendable {
     let envelope: any ResponseEnvelope
     let decoder: JSONDecoder
 
-    init(configuration: APIClient.Configuration, request: Request, urlRequest: URLRequest) {
-        self.request = request
+    init(_ resolved: ResolvedRequest<Request>, urlRequest: URLRequest) {
+        request = resolved.request
         self.urlRequest = urlRequest
-        validation = request.validation ?? configuration.validation
-        envelope = request.envelope ?? configuration.envelope
-        decoder = request.decoder ?? configuration.decoder
+        validation = resolved.validation
+        envelope = resolved.envelope
+        decoder = resolved.decoder
     }
 
     func process(

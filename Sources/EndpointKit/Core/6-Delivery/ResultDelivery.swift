@@ -5,7 +5,7 @@ import Dispatch
 ///
 /// The closure runs first, then the delegates (on the main actor): in the same turn of the main
 /// queue when the closure runs on the main actor, in a later one otherwise.
-struct ResultDelivery<Request: APIRequest>: Sendable {
+enum ResultDelivery<Request: APIRequest> {
     /// Where the closure runs.
     enum Route: Sendable {
         /// On the main actor, in a later turn of the main queue: every closure form's default.
@@ -16,13 +16,16 @@ struct ResultDelivery<Request: APIRequest>: Sendable {
         case inPlace(@Sendable (APIResult<Request.Response>) -> Void)
     }
 
-    let route: Route
-    /// The delegates told after the closure, held weakly.
-    let delegates: [WeakReference<any APIRequestDelegate>]
-
-    /// Hands `result` over; called once per send, from any thread.
-    func deliver(_ result: APIResult<Request.Response>, for request: Request) {
-        let delegates = self.delegates
+    /// Hands `result` over as `route` says, then tells `delegates` (held weakly); called once per
+    /// send, from any thread.
+    static func deliver(
+        _ result: APIResult<Request.Response>, for request: Request, route: Route,
+        delegates: [WeakReference<any APIRequestDelegate>]
+    ) {
+        guard !delegates.isEmpty || !route.isInPlace else {
+            if case .inPlace(let closure) = route { closure(result) }
+            return
+        }
         let tellDelegates: @MainActor @Sendable () -> Void = {
             for delegate in delegates { delegate.value?.receive(result, for: request) }
         }
@@ -41,5 +44,13 @@ struct ResultDelivery<Request: APIRequest>: Sendable {
             closure(result)
             if !delegates.isEmpty { MainQueue.async(tellDelegates) }
         }
+    }
+}
+
+extension ResultDelivery.Route {
+    /// Whether the result is handed over where the send completes.
+    var isInPlace: Bool {
+        if case .inPlace = self { return true }
+        return false
     }
 }

@@ -25,7 +25,7 @@ extension APIClient {
     /// - Returns: The handle of the network request.
     @discardableResult
     public func send<Request: APIRequest>(
-        _ request: Request, info: SendInfo = SendInfo(),
+        _ request: Request, info: SendInfo = .empty,
         cached: @escaping @MainActor @Sendable (APIResult<Request.Response>) -> Void,
         completion: @escaping @MainActor @Sendable (APIResult<Request.Response>) -> Void
     ) -> RequestHandle {

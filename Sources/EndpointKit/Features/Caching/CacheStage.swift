@@ -120,26 +120,6 @@ struct CacheFeature: ClientFeature {
     }
 }
 
-extension APIClient.Configuration {
-    /// The response cache; `nil` (no caching) by default.
-    public var cache: ResponseCache? {
-        get { features[CacheSettings.self]?.cache }
-        set { features[CacheSettings.self, default: CacheSettings()].cache = newValue }
-    }
-
-    /// The cache policy of requests that do not set one. ``CachePolicy/default`` by default.
-    public var cachePolicy: CachePolicy {
-        get { features[CacheSettings.self]?.policy ?? .default }
-        set { features[CacheSettings.self, default: CacheSettings()].policy = newValue }
-    }
-}
-
-/// The settings behind ``APIClient/Configuration/cache`` and ``APIClient/Configuration/cachePolicy``.
-struct CacheSettings: Sendable {
-    var cache: ResponseCache?
-    var policy = CachePolicy.default
-}
-
 /// The stage of a cache-only send the cache cannot answer: it fails as not cached, so the send
 /// never reaches the network.
 struct NotCachedStage: RequestStage {

@@ -4,8 +4,9 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// A stage in front of the client's transport that lets identical requests in flight share one
-/// transfer (``APIRequest/coalescesIdenticalRequests``).
+/// A sender in front of the client's transport that lets identical requests in flight share one
+/// transfer, for the sends that ask for it (``APIRequest/coalescesIdenticalRequests``,
+/// ``APIClient/Configuration/coalescesIdenticalRequests``).
 ///
 /// Two requests are identical when they come from the same endpoint type and have the same
 /// method, URL, header fields, body, timeouts and size cap; requests with a body file, a body
@@ -20,7 +21,7 @@ import FoundationNetworking
 /// Most requests never meet an identical one, so a request costs one lock and one table entry
 /// under its address (endpoint type, method, URL); headers and bodies are compared only when
 /// another transfer to the same address is in flight.
-final class RequestCoalescer: AttemptSender, RequestStage {
+final class RequestCoalescer: AttemptSender {
     private struct State {
         var flights: [Address: [Flight]] = [:]
         var nextSubscriber: UInt64 = 0
@@ -34,11 +35,6 @@ final class RequestCoalescer: AttemptSender, RequestStage {
     init(next: any AttemptSender) {
         self.next = next
     }
-
-    var hooks: StageHooks { .route }
-
-    /// Sends through this coalescer instead of straight to the transport.
-    func route(_ next: any AttemptSender) -> any AttemptSender { self }
 
     func send<Request: APIRequest>(
         _ request: TransportRequest, for endpoint: Request,
@@ -171,15 +167,5 @@ final class RequestCoalescer: AttemptSender, RequestStage {
         let subscriber: UInt64
 
         func cancel() { coalescer.cancel(subscriber, of: flight, at: address) }
-    }
-}
-
-/// The feature that routes every request that shares identical transfers through the client's
-/// ``RequestCoalescer``.
-struct CoalescingFeature: ClientFeature {
-    let coalescer: RequestCoalescer
-
-    func stage<Request: APIRequest>(for request: Request, options: SendOptions) -> (any RequestStage)? {
-        request.coalescesIdenticalRequests ? coalescer : nil
     }
 }

@@ -24,26 +24,3 @@ struct OfflineFeature: ClientFeature {
 
     func stage<Request: APIRequest>(for request: Request, options: SendOptions) -> (any RequestStage)? { stage }
 }
-
-extension APIClient.Configuration {
-    /// Watches the network; with ``failsFastWhenOffline`` requests fail at once (or are answered
-    /// from the cache) while it reports no connection. `nil` by default.
-    public var connectivity: ConnectivityMonitor? {
-        get { features[ConnectivitySettings.self]?.monitor }
-        set { features[ConnectivitySettings.self, default: ConnectivitySettings()].monitor = newValue }
-    }
-
-    /// Whether requests fail with ``TransportError/Reason/notConnected`` without trying while
-    /// ``connectivity`` reports no connection. `false` by default.
-    public var failsFastWhenOffline: Bool {
-        get { features[ConnectivitySettings.self]?.failsFast ?? false }
-        set { features[ConnectivitySettings.self, default: ConnectivitySettings()].failsFast = newValue }
-    }
-}
-
-/// The settings behind ``APIClient/Configuration/connectivity`` and
-/// ``APIClient/Configuration/failsFastWhenOffline``.
-struct ConnectivitySettings: Sendable {
-    var monitor: ConnectivityMonitor?
-    var failsFast = false
-}

@@ -31,6 +31,6 @@ final class OutboxRequest: PrebuiltRequest {
     var path: RequestPath { "" }
     var baseURL: URL? { built.urlRequest.url }
     var retrier: (any RequestRetrier)? { RetryPolicy.none }
-    var coalescesIdenticalRequests: Bool { false }
+    var coalescesIdenticalRequests: Bool? { false }
     var cachePolicy: CachePolicy? { .disabled }
 }

@@ -17,7 +17,7 @@ extension APIClient {
     /// - Returns: The elements; the loop throws the ``ServerFailure`` or ``TransportError`` the
     ///   stream ends with (see ``ResponseStream``).
     public func stream<Request: StreamingRequest>(
-        _ request: Request, info: SendInfo = SendInfo()
+        _ request: Request, info: SendInfo = .empty
     ) -> ResponseStream<Request.Element> {
         ResponseStream { [self] in
             let run = StreamRun(client: self, request: request, info: info)
@@ -48,7 +48,7 @@ extension APIClient {
     ///   reports ``TransportError/Reason/cancelled``).
     @discardableResult
     public func stream<Request: StreamingRequest>(
-        _ request: Request, info: SendInfo = SendInfo(),
+        _ request: Request, info: SendInfo = .empty,
         onElement: @escaping @MainActor @Sendable (Request.Element) -> Void,
         completion: @escaping @MainActor @Sendable (APIResult<StreamSummary>) -> Void
     ) -> RequestHandle {
@@ -78,7 +78,7 @@ extension APIClient {
     /// - Returns: A handle that cancels the stream.
     @discardableResult
     public func stream<Request: StreamingRequest>(
-        _ request: Request, info: SendInfo = SendInfo(), delegate: any StreamingRequestDelegate
+        _ request: Request, info: SendInfo = .empty, delegate: any StreamingRequestDelegate
     ) -> RequestHandle {
         let listener = WeakReference<any StreamingRequestDelegate>(delegate)
         let run = StreamRun(client: self, request: request, info: info)

@@ -48,7 +48,7 @@ extension StreamingRequest {
     /// ``StreamReconnection/default``.
     public var reconnection: StreamReconnection { .default }
     /// `false`: every stream has its own transfer.
-    public var coalescesIdenticalRequests: Bool { false }
+    public var coalescesIdenticalRequests: Bool? { false }
     /// ``CachePolicy/disabled``: a stream is never stored or answered from the cache.
     public var cachePolicy: CachePolicy? { .disabled }
 

@@ -73,6 +73,9 @@ struct StreamingFeature: ClientFeature {
     /// The client's validation, for requests that have none of their own.
     let validation: ResponseValidation
 
+    /// Streams end with their summary.
+    var responseType: Any.Type? { StreamSummary.self }
+
     func stage<Request: APIRequest>(for request: Request, options: SendOptions) -> (any RequestStage)? {
         guard let source = options.bodyStream, let channel = source as? StreamChannel else { return nil }
         return StreamingStage(channel: channel, validation: request.validation ?? validation)

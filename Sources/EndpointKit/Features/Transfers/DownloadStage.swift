@@ -87,27 +87,12 @@ final class DownloadStage: RequestStage {
 struct DownloadFeature: ClientFeature {
     let folder: URL
 
+    /// Downloads answer with the file's `URL`.
+    var responseType: Any.Type? { URL.self }
+
     func stage<Request: APIRequest>(for request: Request, options: SendOptions) -> (any RequestStage)? {
         // A download's response is a URL: comparing types is cheaper than looking a conformance up.
         guard Request.Response.self == URL.self, let download = request as? any DownloadRequest else { return nil }
         return DownloadStage(download: download, folder: folder)
-    }
-}
-
-extension APIClient.Configuration {
-    /// Where resumable downloads keep their partial files until they complete. A folder in the
-    /// temporary directory by default.
-    public var partialDownloadsDirectory: URL {
-        get { features[PartialDownloadsFolder.self]?.url ?? PartialDownloadsFolder.standard }
-        set { features[PartialDownloadsFolder.self] = PartialDownloadsFolder(url: newValue) }
-    }
-}
-
-/// The setting behind ``APIClient/Configuration/partialDownloadsDirectory``.
-struct PartialDownloadsFolder: Sendable {
-    var url: URL
-
-    static var standard: URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("EndpointKit-PartialDownloads", isDirectory: true)
     }
 }

@@ -63,17 +63,4 @@ extension RequestExecution {
         previous?.cancel()
         timer.resume()
     }
-
-    /// Ends any backoff wait, time limit watch or asynchronous phase in progress.
-    func stopWaiting() {
-        let (timer, task) = state.withLock { state in
-            defer {
-                state.timer = nil
-                state.interception = nil
-            }
-            return (state.timer, state.interception)
-        }
-        timer?.cancel()
-        task?.cancel()
-    }
 }

@@ -33,7 +33,9 @@ final class RequestExecution<Request: APIRequest>: Sendable {
 
     let handle: RequestHandle
     let client: APIClient
-    let request: Request
+    /// The request as this send reads it: its members, once, with the client's defaults.
+    let resolved: ResolvedRequest<Request>
+    var request: Request { resolved.request }
     /// The stages of this send, in the order of the client's features.
     let stages: [any RequestStage]
     /// Every hook some stage implements: a phase no stage takes part in is skipped.
@@ -41,17 +43,20 @@ final class RequestExecution<Request: APIRequest>: Sendable {
     /// The stages that adapt requests and those that decide retries, found once.
     private let adapters: [any RequestStage]
     private let retriers: [any RequestStage]
-    private let emit: @Sendable (APIResult<Request.Response>) -> Void
+    /// Where the result goes, and the delegates told after it (see ``ResultDelivery``).
+    private let route: ResultDelivery<Request>.Route
+    private let delegates: [WeakReference<any APIRequestDelegate>]
     /// Where a response is processed: the client's processing queue, or an awaiting caller.
     let processing: @Sendable (@escaping @Sendable () -> Void) -> Void
     /// Whether the first attempt runs on the thread that starts the send (an awaiting caller's
     /// task) rather than on the processing queue.
     private let startsInline: Bool
-    let timeouts: Timeouts
-    /// The request's send information with the send site's added.
-    let info: SendInfo
+    /// What the send site added to the request's send information.
+    private let sendSiteInfo: SendInfo
     private let started = DispatchTime.now()
     let state = Locked(State())
+
+    var timeouts: Timeouts { resolved.timeouts }
 
     /// Where an answer given without any request sent claims to come from.
     private static var noURL: URL { URL(fileURLWithPath: "/") }
@@ -59,40 +64,46 @@ final class RequestExecution<Request: APIRequest>: Sendable {
     /// The most attempts a send makes, whatever its retriers ask (guards against loops).
     private static var attemptCap: Int { 20 }
 
-    /// - Parameter processing: Runs the processing of each response; the client's processing
-    ///   queue when `nil`. Given, it is an awaiting caller's (see ``AwaitingCaller``): the send is
-    ///   started from the library's own nonisolated async code, off every actor of the app, and
-    ///   its first attempt runs there at once. Otherwise the send was started from app code on
-    ///   any thread (often the main one), and its first attempt runs on the processing queue.
+    /// - Parameters:
+    ///   - route: Where the result goes; the `delegates` hear it after, on the main actor.
+    ///   - processing: Runs the processing of each response; the client's processing queue when
+    ///     `nil`. Given, it is an awaiting caller's (see ``AwaitingCaller``): the send is started
+    ///     from the library's own nonisolated async code, off every actor of the app, and its
+    ///     first attempt runs there at once. Otherwise the send was started from app code on any
+    ///     thread (often the main one), and its first attempt runs on the processing queue.
     init(
-        client: APIClient, request: Request, options: SendOptions = .none,
-        processing: (@Sendable (@escaping @Sendable () -> Void) -> Void)? = nil,
-        emit: @escaping @Sendable (APIResult<Request.Response>) -> Void
+        client: APIClient, resolved: ResolvedRequest<Request>, options: SendOptions = .none,
+        route: ResultDelivery<Request>.Route,
+        delegates: [WeakReference<any APIRequestDelegate>] = [],
+        processing: (@Sendable (@escaping @Sendable () -> Void) -> Void)? = nil
     ) {
         self.client = client
-        self.request = request
-        self.emit = emit
+        self.resolved = resolved
+        let request = resolved.request
+        self.route = route
+        self.delegates = delegates
         let queue = client.processingQueue
         self.processing = processing ?? { queue.async(execute: $0) }
         startsInline = processing != nil
-        timeouts = request.timeouts(overriding: client.configuration.timeouts)
-        info = request.sendInfo.merging(options.info)
-        var stages: [any RequestStage] = []
-        var hooks: StageHooks = []
-        for feature in client.features {
-            guard let stage = feature.stage(for: request, options: options) else { continue }
-            stages.append(stage)
-            hooks.formUnion(stage.hooks)
+        sendSiteInfo = options.info
+        let features = client.features.features(for: Request.Response.self)
+        if features.isEmpty {
+            (stages, hooks, adapters, retriers) = ([], noHooks, [], [])
+        } else {
+            var stages: [any RequestStage] = []
+            var hooks = noHooks
+            for feature in features {
+                guard let stage = feature.stage(for: request, options: options) else { continue }
+                stages.append(stage)
+                hooks.formUnion(stage.hooks)
+            }
+            self.stages = stages
+            self.hooks = hooks
+            adapters = hooks.contains(.adapt) ? stages.filter { $0.hooks.contains(.adapt) } : []
+            retriers = hooks.contains(.retry) ? stages.filter { $0.hooks.contains(.retry) } : []
         }
-        self.stages = stages
-        self.hooks = hooks
-        adapters = hooks.contains(.adapt) ? stages.filter { $0.hooks.contains(.adapt) } : []
-        retriers = hooks.contains(.retry) ? stages.filter { $0.hooks.contains(.retry) } : []
-        // `_typeName` gives what `String(describing:)` gives for a type, without its printing machinery
-        // (about 1.4% of a request's CPU).
         handle = RequestHandle(
-            tag: request.tag, endpoint: _typeName(type(of: request), qualified: false),
-            reportsProgress: options.reportsProgress)
+            tag: resolved.tag, endpoint: resolved.endpointName, reportsProgress: options.reportsProgress)
     }
 
     /// Registers the send (cancelling it from now on completes it, once, as cancelled) and starts
@@ -110,24 +121,27 @@ final class RequestExecution<Request: APIRequest>: Sendable {
         client.processingQueue.async { [self] in runAttempt() }
     }
 
-    func context(attempt: Int, failures: [APIFailure]) -> RequestContext {
-        RequestContext(
-            id: handle.id, endpoint: handle.endpoint, method: request.method, tag: request.tag, attempt: attempt,
-            previousFailures: failures, showsActivityIndicator: request.showsActivityIndicator, info: info)
+    /// What interceptors, plugins, stages and retriers know of this send at `attempt`: made only
+    /// for them, so a send that has none makes none.
+    func context(attempt: Int) -> RequestContext {
+        let failures = state.withLock { $0.failures }
+        let info = sendSiteInfo.isEmpty ? resolved.sendInfo : resolved.sendInfo.merging(sendSiteInfo)
+        return RequestContext(
+            id: handle.id, endpoint: handle.endpoint, method: resolved.method, tag: resolved.tag, attempt: attempt,
+            previousFailures: failures, showsActivityIndicator: resolved.showsActivityIndicator, info: info)
     }
 
     // MARK: - Attempts
 
     private func runAttempt() {
         guard handle.isRunning else { return }
-        let (attempt, failures) = state.withLock { state -> (Int, [APIFailure]) in
+        let attempt = state.withLock { state -> Int in
             state.attempt += 1
-            return (state.attempt, state.failures)
+            return state.attempt
         }
-        let context = context(attempt: attempt, failures: failures)
         let built: URLRequestBuilder.Built
         do {
-            built = try client.builder.makeRequest(for: request)
+            built = try client.builder.makeRequest(for: resolved)
         } catch {
             return finish(
                 .transportError(TransportError(.requestBuildFailed, message: error.description, underlyingError: error))
@@ -144,8 +158,9 @@ final class RequestExecution<Request: APIRequest>: Sendable {
                 return
             }
         }
-        guard !adapters.isEmpty else { return send(built, context: context) }
+        guard !adapters.isEmpty else { return send(built, attempt: attempt) }
         let adapters = self.adapters
+        let context = context(attempt: attempt)
         intercept(
             "adapt",
             operation: { [built] in
@@ -162,41 +177,42 @@ final class RequestExecution<Request: APIRequest>: Sendable {
                     }
                     var adaptedBuilt = built
                     adaptedBuilt.urlRequest = adapted
-                    send(adaptedBuilt, context: context)
+                    send(adaptedBuilt, attempt: attempt)
                 case .failure(let error): finish(.transportError(error))
                 }
             })
     }
 
-    private func send(_ built: URLRequestBuilder.Built, context: RequestContext) {
+    private func send(_ built: URLRequestBuilder.Built, attempt: Int) {
         guard handle.isRunning else { return }
         var onProgress: (@Sendable (TransferProgress) -> Void)?
         if let reporter = handle.existingProgressReporter { onProgress = { reporter.report($0) } }
         var transportRequest = TransportRequest(
             urlRequest: built.urlRequest, timeouts: timeouts,
-            maximumResponseSize: client.configuration.maximumResponseSize, priority: request.priority,
+            maximumResponseSize: client.configuration.maximumResponseSize, priority: resolved.priority,
             bodyFile: built.bodyFile, onProgress: onProgress, redirectPolicy: client.configuration.redirectPolicy)
-        var sender: any AttemptSender = client.sender
-        if !hooks.isDisjoint(with: [.willSend, .route]) {
+        var sender: any AttemptSender = resolved.coalesces ? client.coalescer : client.sender
+        if !stages.isEmpty, !hooks.isDisjoint(with: [.willSend, .route]) {
+            let context = context(attempt: attempt)
             for stage in stages {
                 let own = stage.hooks
                 if own.contains(.willSend), let answer = stage.willSend(&transportRequest, context: context) {
                     // A failure answered here (no network) is still a failed attempt: the retriers
                     // may send it again (once the network is back).
                     let urlRequest = transportRequest.urlRequest
-                    return evaluate(result(of: answer, for: urlRequest), urlRequest: urlRequest, context: context)
+                    return evaluate(result(of: answer, for: urlRequest), urlRequest: urlRequest, attempt: attempt)
                 }
                 if own.contains(.route) { sender = stage.route(sender) }
             }
         }
         let urlRequest = transportRequest.urlRequest
-        if hooks.contains(.fallback) { state.withLock { $0.lastRequest = urlRequest } }
+        if !stages.isEmpty, hooks.contains(.fallback) { state.withLock { $0.lastRequest = urlRequest } }
         let task = sender.send(transportRequest, for: request) { [self] outcome in
             guard handle.isRunning else { return }
             processing { [self] in
                 guard handle.isRunning else { return }
                 let outcome = outcome.mapError(TransportError.init)
-                evaluate(process(outcome, for: urlRequest, context: context), urlRequest: urlRequest, context: context)
+                evaluate(process(outcome, for: urlRequest, attempt: attempt), urlRequest: urlRequest, attempt: attempt)
             }
         }
         handle.attach(task)
@@ -204,19 +220,20 @@ final class RequestExecution<Request: APIRequest>: Sendable {
 
     /// Validates and decodes an attempt's outcome, the stages seeing it on the way.
     private func process(
-        _ outcome: Result<TransportResponse, TransportError>, for urlRequest: URLRequest, context: RequestContext
+        _ outcome: Result<TransportResponse, TransportError>, for urlRequest: URLRequest, attempt: Int
     ) -> APIResult<Request.Response> {
-        guard !hooks.isDisjoint(with: [.didReceive, .didProcess]) else {
-            return ResponseProcessor(configuration: client.configuration, request: request, urlRequest: urlRequest)
-                .process(outcome, elapsed: elapsed)
+        guard !stages.isEmpty, !hooks.isDisjoint(with: [.didReceive, .didProcess]) else {
+            let elapsed = elapsed
+            return ResponseProcessor(resolved, urlRequest: urlRequest).process(outcome, elapsed: elapsed)
         }
         var outcome = outcome
         var source = ResponseSource.network
+        let context = context(attempt: attempt)
         for stage in stages.reversed() where stage.hooks.contains(.didReceive) {
             stage.didReceive(&outcome, source: &source, request: urlRequest, context: context)
         }
-        var result = ResponseProcessor(configuration: client.configuration, request: request, urlRequest: urlRequest)
-            .process(outcome, elapsed: elapsed).from(source)
+        let elapsed = elapsed
+        var result = ResponseProcessor(resolved, urlRequest: urlRequest).process(outcome, elapsed: elapsed).from(source)
         let response = try? outcome.get()
         for stage in stages.reversed() where stage.hooks.contains(.didProcess) {
             result = stage.didProcess(result, response: response, source: source)
@@ -230,8 +247,9 @@ final class RequestExecution<Request: APIRequest>: Sendable {
         case .failure(let error):
             return .transportError(error)
         case .response(let response, let source):
-            return ResponseProcessor(configuration: client.configuration, request: request, urlRequest: urlRequest)
-                .process(.success(response), elapsed: elapsed).from(source)
+            let elapsed = elapsed
+            return ResponseProcessor(resolved, urlRequest: urlRequest).process(.success(response), elapsed: elapsed)
+                .from(source)
         }
     }
 
@@ -241,13 +259,14 @@ final class RequestExecution<Request: APIRequest>: Sendable {
 
     // MARK: - Retries
 
-    private func evaluate(_ result: APIResult<Request.Response>, urlRequest: URLRequest, context: RequestContext) {
-        guard !retriers.isEmpty, let failure = result.failure, context.attempt < Self.attemptCap,
+    private func evaluate(_ result: APIResult<Request.Response>, urlRequest: URLRequest, attempt: Int) {
+        guard !retriers.isEmpty || resolved.retrier != nil, let failure = result.failure, attempt < Self.attemptCap,
             !failure.isCancellation
         else {
             return finish(result)
         }
-        let retriers = self.retriers
+        let (retriers, retrier) = (self.retriers, resolved.retrier)
+        let context = context(attempt: attempt)
         intercept(
             "retry",
             operation: {
@@ -255,7 +274,7 @@ final class RequestExecution<Request: APIRequest>: Sendable {
                     let decision = await stage.retry(after: failure, request: urlRequest, context: context)
                     if decision != .noOpinion { return decision }
                 }
-                return .noOpinion
+                return await retrier?.retry(urlRequest, failedWith: failure, context: context) ?? .noOpinion
             },
             then: { [self] outcome in
                 switch outcome {
@@ -280,7 +299,9 @@ final class RequestExecution<Request: APIRequest>: Sendable {
     /// A failure without a usable answer, answered by a stage instead when one can (and its
     /// answer succeeds).
     private func fallback(for result: APIResult<Request.Response>) -> APIResult<Request.Response> {
-        guard hooks.contains(.fallback), case .transportError(let error) = result else { return result }
+        guard !stages.isEmpty, hooks.contains(.fallback), case .transportError(let error) = result else {
+            return result
+        }
         for stage in stages where stage.hooks.contains(.fallback) {
             guard let answer = stage.fallback(for: error) else { continue }
             guard case .response(let response, _) = answer else { continue }
@@ -291,24 +312,40 @@ final class RequestExecution<Request: APIRequest>: Sendable {
         return result
     }
 
+    /// Ends any backoff wait, time limit watch or asynchronous phase in progress.
+    func stopWaiting() {
+        let (timer, task) = state.withLock { state in
+            defer {
+                state.timer = nil
+                state.interception = nil
+            }
+            return (state.timer, state.interception)
+        }
+        timer?.cancel()
+        task?.cancel()
+    }
+
     func complete(with result: APIResult<Request.Response>) {
         client.registry.remove(handle)
-        let (temporaryFiles, attempt, failures) = state.withLock { state in
+        let (temporaryFiles, attempt) = state.withLock { state in
             state.releasedFiles = true
             defer { state.temporaryFiles = [] }
-            return (state.temporaryFiles, state.attempt, state.failures)
+            return (state.temporaryFiles, state.attempt)
         }
         for file in temporaryFiles { try? FileManager.default.removeItem(at: file) }
         handle.existingProgressReporter?.complete(succeeded: result.isSuccess)
-        if hooks.contains(.didComplete) {
-            let context = context(attempt: max(1, attempt), failures: failures)
+        if !stages.isEmpty, hooks.contains(.didComplete) {
+            let context = context(attempt: max(1, attempt))
             for stage in stages where stage.hooks.contains(.didComplete) {
                 stage.didComplete(result, context: context, handle: handle)
             }
         }
-        emit(result)
+        ResultDelivery.deliver(result, for: request, route: route, delegates: delegates)
     }
 }
+
+/// The hooks of a send with no stage, made once.
+private let noHooks = StageHooks(rawValue: 0)
 
 extension APIFailure {
     /// Whether the attempt was cancelled (never retried).

@@ -4,11 +4,11 @@ extension APIClient.Configuration {
     /// The features a client assembles from this configuration, once, in the order their stages
     /// run on the way out (see ``RequestStage``): a download resumes its partial file, a stream
     /// gets its body sink (and stops retries once it delivered an element), the cache may answer,
-    /// the connectivity monitor may fail fast, interceptors adapt and then decide retries before
-    /// the retrier, plugins hear what is really sent, and coalescing shares the transfer. A
-    /// feature that is not configured is not in the list.
-    /// - Parameter sender: The client's transport, for the features that stand in front of it.
-    func makeFeatures(sender: any AttemptSender) -> [any ClientFeature] {
+    /// the connectivity monitor may fail fast, interceptors adapt and then decide retries (before
+    /// the retrier, which the execution asks last), and plugins hear what is really sent. A
+    /// feature that is not configured is not in the list; downloads and streams serve only their
+    /// own response types, so a plain request on a plain client meets none.
+    func makeFeatures() -> [any ClientFeature] {
         var features: [any ClientFeature] = [
             DownloadFeature(folder: partialDownloadsDirectory), StreamingFeature(validation: validation),
         ]
@@ -19,9 +19,7 @@ extension APIClient.Configuration {
         if !interceptors.isEmpty {
             features.append(InterceptionFeature(stage: InterceptionStage(interceptors: interceptors)))
         }
-        features.append(RetryFeature(clientStage: retrier.map { RetryStage(retrier: $0) }))
         if !plugins.isEmpty { features.append(PluginFeature(stage: PluginStage(plugins: plugins))) }
-        features.append(CoalescingFeature(coalescer: RequestCoalescer(next: sender)))
         return features
     }
 }

@@ -2,7 +2,9 @@ import Dispatch
 import Foundation
 
 extension APIClient {
-    /// Settings shared by every request a client sends; requests override some of them.
+    /// Every setting of a client, in one place: those of the request path, and those of the
+    /// features under Features/ (cache, connectivity, downloads, coalescing). Requests override
+    /// some of them.
     public struct Configuration: Sendable {
         /// The base URL that request paths are appended to. Requests may override it.
         public var baseURL: URL?
@@ -47,9 +49,24 @@ extension APIClient {
         /// How redirects are followed. ``RedirectPolicy/default`` (10 hops, no https-to-http,
         /// credentials dropped across origins, body kept on 307/308).
         public var redirectPolicy: RedirectPolicy
-        /// The settings of the features under Features/ (cache, connectivity, downloads), which
-        /// add their own properties to this type.
-        var features = FeatureSettings()
+        /// Whether identical `GET` and `HEAD` requests in flight (same endpoint type, method, URL,
+        /// headers and body) share one transfer, each caller still getting its own result. `false`
+        /// by default: ten sends are ten requests. A request's own
+        /// ``APIRequest/coalescesIdenticalRequests`` wins.
+        public var coalescesIdenticalRequests: Bool
+        /// The response cache; `nil` (no caching) by default.
+        public var cache: ResponseCache?
+        /// The cache policy of requests that do not set one. ``CachePolicy/default`` by default.
+        public var cachePolicy: CachePolicy
+        /// Watches the network; with ``failsFastWhenOffline`` requests fail at once (or are answered
+        /// from the cache) while it reports no connection. `nil` by default.
+        public var connectivity: ConnectivityMonitor?
+        /// Whether requests fail with ``TransportError/Reason/notConnected`` without trying while
+        /// ``connectivity`` reports no connection. `false` by default.
+        public var failsFastWhenOffline: Bool
+        /// Where resumable downloads keep their partial files until they complete. A folder in the
+        /// temporary directory by default.
+        public var partialDownloadsDirectory: URL
 
         /// Creates a configuration.
         /// - Parameters:
@@ -72,6 +89,13 @@ extension APIClient {
             interceptors = []
             plugins = []
             redirectPolicy = .default
+            coalescesIdenticalRequests = false
+            cache = nil
+            cachePolicy = .default
+            connectivity = nil
+            failsFastWhenOffline = false
+            partialDownloadsDirectory = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "EndpointKit-PartialDownloads", isDirectory: true)
         }
     }
 }

@@ -30,18 +30,23 @@ struct URLRequestBuilder: Sendable {
 
     /// Builds the `URLRequest` only, with any multipart body in memory (for inspection).
     func makeURLRequest<Request: APIRequest>(for request: Request) throws(RequestBuildError) -> URLRequest {
-        try makeRequest(for: request, inspecting: true).urlRequest
+        try makeRequest(for: ResolvedRequest(request, configuration: configuration), inspecting: true).urlRequest
+    }
+
+    /// Builds a request to send, outside a send (a feature storing it for later).
+    func makeRequest<Request: APIRequest>(for request: Request) throws(RequestBuildError) -> Built {
+        try makeRequest(for: ResolvedRequest(request, configuration: configuration))
     }
 
     /// Builds a request to send; large multipart bodies go to a temporary file.
     func makeRequest<Request: APIRequest>(
-        for request: Request, inspecting: Bool = false
+        for request: ResolvedRequest<Request>, inspecting: Bool = false
     ) throws(RequestBuildError)
         -> Built
     {
         // Built once already, kept by a feature and sent again as it was (a class: no conformance
         // lookup for the struct endpoints).
-        if Request.self is AnyClass, let prebuilt = request as? any PrebuiltRequest { return prebuilt.built }
+        if Request.self is AnyClass, let prebuilt = request.request as? any PrebuiltRequest { return prebuilt.built }
         let method = request.method
         guard HeaderFieldRules.isToken(method.rawValue) else {
             throw .definitionFailed("invalid method \(method.rawValue.debugDescription)")
@@ -49,9 +54,9 @@ struct URLRequestBuilder: Sendable {
         guard let base = request.baseURL.map(BaseURL.init) ?? clientBase else { throw .missingBaseURL }
 
         let parameters = request.parameters
-        var query = QueryItems()
+        var query = QueryItems.empty
         var body = parameters.body
-        if !parameters.methodDependent.isEmpty {
+        if !parameters.methodDependent.items.isEmpty {
             if [.get, .head, .delete].contains(method) || body != nil {
                 query = parameters.methodDependent
             } else {
@@ -66,24 +71,28 @@ struct URLRequestBuilder: Sendable {
             guard method.allowsBody else { throw .bodyNotAllowed(method) }
             let placement = common.isEmpty ? .query : configuration.commonParameterPlacement
             encodedBody = try encode(
-                body, common: placement == .query ? nil : common, requestEncoder: request.encoder,
+                body, common: placement == .query ? nil : common, encoder: request.encoder,
                 inspecting: inspecting)
         }
         let commonInBody = encodedBody?.holdsCommon ?? false
-        var fullQuery = commonInBody && configuration.commonParameterPlacement == .body ? QueryItems() : common
-        fullQuery.append(contentsOf: parameters.query)
-        fullQuery.append(contentsOf: query)
+        var fullQuery = commonInBody && configuration.commonParameterPlacement == .body ? QueryItems.empty : common
+        if !parameters.query.items.isEmpty { fullQuery.append(contentsOf: parameters.query) }
+        if !query.items.isEmpty { fullQuery.append(contentsOf: query) }
 
         let url = try makeURL(base: base, path: request.path, query: fullQuery)
         var urlRequest = URLRequest(url: url)
         if method != .get { urlRequest.httpMethod = method.rawValue }  // GET is the default; setting it costs a copy
         // URLSession's own timeout is an idle timeout: what users of `urlRequest(for:)` expect there.
-        if let idle = request.timeouts(overriding: configuration.timeouts).idleLimit {
+        if let idle = request.idleLimit {
             urlRequest.timeoutInterval = idle
         }
 
-        let headers = configuration.defaultHeaders.merging(request.headers)
-        for field in headers {
+        let defaults = configuration.defaultHeaders
+        let headers =
+            defaults.fields.isEmpty
+            ? request.headers
+            : request.headers.fields.isEmpty ? defaults : defaults.merging(request.headers)
+        for field in headers.fields {
             try HeaderFieldRules.check(name: field.name, value: field.value)
             urlRequest.setValue(field.value, forHTTPHeaderField: field.name)
         }
@@ -101,7 +110,7 @@ struct URLRequestBuilder: Sendable {
                     built.urlRequest.setValue(String(size), forHTTPHeaderField: "Content-Length")
                 }
             }
-            if headers["Content-Type"] == nil {
+            if headers.fields.isEmpty || headers["Content-Type"] == nil {
                 built.urlRequest.setValue(contentType, forHTTPHeaderField: "Content-Type")
             }
         }
@@ -121,7 +130,7 @@ struct URLRequestBuilder: Sendable {
             if !encodedPath.hasPrefix("/") { string += "/" }
             string += encodedPath
         }
-        var encodedQuery = query.percentEncoded(arrayEncoding: configuration.arrayEncoding)
+        var encodedQuery = query.items.isEmpty ? "" : query.percentEncoded(arrayEncoding: configuration.arrayEncoding)
         // Values are checked; the base URL is configuration, trusted like its path.
         guard !Self.holdsEncodedControlCharacter(encodedQuery) else { throw .controlCharacter(component: "query") }
         if !base.query.isEmpty {
@@ -153,13 +162,13 @@ struct URLRequestBuilder: Sendable {
     /// Encodes a body, with `common` parameters merged in where it can hold them (see
     /// ``CommonParameterPlacement``); `holdsCommon` says whether it took them.
     private func encode(
-        _ body: RequestBody, common: QueryItems?, requestEncoder: JSONEncoder?, inspecting: Bool
+        _ body: RequestBody, common: QueryItems?, encoder: JSONEncoder, inspecting: Bool
     ) throws(RequestBuildError)
         -> (EncodedBody, contentType: String, holdsCommon: Bool)
     {
         if let common, let merged = CommonParameterPlacement.merge(common, into: body) {
             let (content, contentType, _) = try encode(
-                merged, common: nil, requestEncoder: requestEncoder, inspecting: inspecting)
+                merged, common: nil, encoder: encoder, inspecting: inspecting)
             return (content, contentType, true)
         }
         switch body.storage {
@@ -176,7 +185,7 @@ struct URLRequestBuilder: Sendable {
         case .encodable(let encode, let bodyEncoder):
             let data: Data
             do {
-                data = try encode(bodyEncoder ?? requestEncoder ?? configuration.encoder)
+                data = try encode(bodyEncoder ?? encoder)
             } catch {
                 throw .bodyEncodingFailed(String(describing: error))
             }

@@ -21,7 +21,7 @@ public struct RequestContext: Sendable {
     /// Creates a context. The client does this; tests of interceptors and plugins may too.
     public init(
         id: UInt64, endpoint: String, method: HTTPMethod, tag: String?, attempt: Int, previousFailures: [APIFailure],
-        showsActivityIndicator: Bool, info: SendInfo = SendInfo()
+        showsActivityIndicator: Bool, info: SendInfo = .empty
     ) {
         self.info = info
         self.id = id

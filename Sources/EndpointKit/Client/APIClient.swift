@@ -1,0 +1,362 @@
+import Dispatch
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Sends ``APIRequest``s and reports each outcome as an ``APIResult``: through a closure, a
+/// delegate, or async/await.
+///
+/// ```swift
+/// let client = APIClient(baseURL: URL(string: "https://api.example.com")) {
+///     $0.defaultHeaders["Accept"] = "application/json"
+///     $0.envelope = .statusResult()
+/// }
+///
+/// client.send(GetUser(id: 7)) { result in ... }           // closure, on the main actor
+/// client.send(GetUser(id: 7), delegate: self)              // delegate, on the main actor
+/// let result = await client.send(GetUser(id: 7))           // async
+/// let user = try await client.value(for: GetUser(id: 7))   // async, throwing
+/// ```
+///
+/// Every send completes exactly once, also when cancelled or timed out.
+public final class APIClient: Sendable {
+    /// The settings every request starts from.
+    public let configuration: Configuration
+    let builder: URLRequestBuilder
+    let processingQueue = DispatchQueue(label: "EndpointKit.APIClient.processing", attributes: .concurrent)
+    let registry = RequestRegistry()
+    /// Where attempts go: the configured transport.
+    let sender: TransportSender
+    /// Where attempts that share identical transfers go (``APIRequest/coalescesIdenticalRequests``):
+    /// a coalescer in front of ``sender``.
+    let coalescer: any AttemptSender
+    /// The features this client's configuration asks for (Features/), in the order their stages
+    /// run; each gives a send the stage it needs, if any.
+    let features: FeatureList
+
+    /// Creates a client.
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+        builder = URLRequestBuilder(configuration: configuration)
+        sender = TransportSender(configuration.transport)
+        coalescer = RequestCoalescer(next: sender)
+        features = FeatureList(configuration.makeFeatures())
+    }
+
+    /// Creates a client with a base URL, adjusting the rest of the configuration in a closure.
+    /// - Parameters:
+    ///   - baseURL: The base URL request paths are appended to.
+    ///   - configure: Changes to the default ``Configuration``.
+    public convenience init(baseURL: URL?, configure: (inout Configuration) -> Void = { _ in }) {
+        var configuration = Configuration(baseURL: baseURL)
+        configure(&configuration)
+        self.init(configuration: configuration)
+    }
+
+    /// Sends a request and calls `completion` once, on the main actor.
+    ///
+    /// ```swift
+    /// client.send(GetUser(id: 7)) { result in
+    ///     self.title = result.value?.name      // a view controller's state, as written
+    /// }
+    /// ```
+    /// - Parameters:
+    ///   - request: The endpoint to call.
+    ///   - info: What this send tells plugins (``RequestContext/info``), added to the request's
+    ///     ``APIRequest/sendInfo``. Empty by default.
+    ///   - progress: Called on the main actor as bytes are sent and received, never going
+    ///     backwards and ending at 1.0 on success. `nil` by default.
+    ///   - completion: Called exactly once with the result, on the main actor, also when the
+    ///     request is cancelled from another thread.
+    /// - Returns: A handle that cancels the request.
+    @discardableResult
+    public func send<Request: APIRequest>(
+        _ request: Request, info: SendInfo = .empty,
+        progress: (@MainActor @Sendable (TransferProgress) -> Void)? = nil,
+        completion: @escaping @MainActor @Sendable (APIResult<Request.Response>) -> Void
+    ) -> RequestHandle {
+        let onProgress = progress.map { progress in
+            { @Sendable (value: TransferProgress) in MainQueue.async { progress(value) } }
+        }
+        return perform(request, route: .mainActor(completion), progress: onProgress, options: SendOptions(info: info))
+    }
+
+    /// Sends a request and calls `completion` once on `queue` instead of the main actor: for
+    /// code that is not on the main actor, such as a server.
+    /// - Parameters:
+    ///   - request: The endpoint to call.
+    ///   - info: What this send tells plugins, added to the request's ``APIRequest/sendInfo``.
+    ///     Empty by default.
+    ///   - queue: Where `progress` and `completion` run.
+    ///   - progress: Called on `queue` as bytes are sent and received. `nil` by default.
+    ///   - completion: Called exactly once with the result, on `queue`.
+    /// - Returns: A handle that cancels the request.
+    @discardableResult
+    public func send<Request: APIRequest>(
+        _ request: Request, info: SendInfo = .empty, on queue: DispatchQueue,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil,
+        completion: @escaping @Sendable (APIResult<Request.Response>) -> Void
+    ) -> RequestHandle {
+        let onProgress = progress.map { progress in
+            { @Sendable (value: TransferProgress) in queue.async { progress(value) } }
+        }
+        return perform(
+            request, route: .queue(queue, completion), progress: onProgress, options: SendOptions(info: info))
+    }
+
+    /// Sends a request and tells only the delegate, on the main actor.
+    /// - Parameters:
+    ///   - request: The endpoint to call.
+    ///   - info: What this send tells plugins, added to the request's ``APIRequest/sendInfo``.
+    ///     Empty by default.
+    ///   - delegate: Told the outcome on the main actor; held weakly.
+    /// - Returns: A handle that cancels the request.
+    @discardableResult
+    public func send<Request: APIRequest>(
+        _ request: Request, info: SendInfo = .empty, delegate: any APIRequestDelegate
+    ) -> RequestHandle {
+        perform(request, route: .inPlace { _ in }, delegate: delegate, options: SendOptions(info: info))
+    }
+
+    /// Builds the `URLRequest` a request would send, without sending it.
+    /// - Throws: ``RequestBuildError``.
+    public func urlRequest<Request: APIRequest>(for request: Request) throws(RequestBuildError) -> URLRequest {
+        try builder.makeURLRequest(for: request)
+    }
+
+    /// The requests in flight, oldest first.
+    public var inFlightRequests: [RequestHandle] { registry.all }
+
+    /// Cancels every request in flight with this tag; each completes as cancelled.
+    public func cancelRequests(tagged tag: String) {
+        for handle in registry.all where handle.tag == tag { handle.cancel() }
+    }
+
+    /// Cancels every request in flight; each completes as cancelled.
+    public func cancelAllRequests() {
+        for handle in registry.all { handle.cancel() }
+    }
+
+    /// Runs one request through build, adaptation, transport, validation, decoding, retries and
+    /// delivery. The result is handed over once, as `route` says; then the delegates (`delegate`
+    /// and a ``BaseRequest``'s own) hear it on the main actor.
+    /// - Parameters:
+    ///   - progress: Told each progress value, on the thread that reports it (it hops itself).
+    ///   - processing: Runs the processing of each response; the client's processing queue when
+    ///     `nil`.
+    func perform<Request: APIRequest>(
+        _ request: Request, route: ResultDelivery<Request>.Route, delegate: (any APIRequestDelegate)? = nil,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil, options: SendOptions = .none,
+        processing: (@Sendable (@escaping @Sendable () -> Void) -> Void)? = nil
+    ) -> RequestHandle {
+        var delegates: [WeakReference<any APIRequestDelegate>] = []
+        if let delegate { delegates.append(WeakReference(delegate)) }
+        // Only a class (a BaseRequest) carries its own delegate: no conformance lookup for a struct.
+        if Request.self is AnyClass, let own = (request as? any DelegatingRequest)?.weakDelegate {
+            delegates.append(own)
+        }
+        let execution = prepare(
+            request, route: route, delegates: delegates, progress: progress, options: options, processing: processing)
+        execution.start()
+        return execution.handle
+    }
+
+    /// A send ready to ``RequestExecution/start()``, for a send that must wait for another first
+    /// (the network half of `send(_:cached:completion:)` waits for the cache lookup). Its handle
+    /// may be cancelled before it starts: it then completes as cancelled when started.
+    func prepare<Request: APIRequest>(
+        _ request: Request, route: ResultDelivery<Request>.Route,
+        delegates: [WeakReference<any APIRequestDelegate>] = [],
+        progress: (@Sendable (TransferProgress) -> Void)? = nil, options: SendOptions = .none,
+        processing: (@Sendable (@escaping @Sendable () -> Void) -> Void)? = nil
+    ) -> RequestExecution<Request> {
+        // The first step of every send: the request read once, with this client's defaults.
+        let resolved = ResolvedRequest(request, configuration: configuration)
+        let execution = RequestExecution(
+            client: self, resolved: resolved, options: options, route: route, delegates: delegates,
+            processing: processing)
+        if let progress { execution.handle.progressReporter.setHandler(progress) }
+        return execution
+    }
+}
+
+extension APIClient {
+    /// Sends a request and returns its result. Cancelling the calling Task cancels the request,
+    /// which then returns ``TransportError/Reason/cancelled``.
+    /// - Parameters:
+    ///   - request: The endpoint to call.
+    ///   - info: What this send tells plugins (``RequestContext/info``), added to the request's
+    ///     ``APIRequest/sendInfo``. Empty by default.
+    public func send<Request: APIRequest>(
+        _ request: Request, info: SendInfo = .empty
+    ) async -> APIResult<Request.Response> {
+        // The response is processed on this task (see AwaitingCaller): one thread crossing per
+        // response instead of two.
+        let caller = AwaitingCaller(fallback: processingQueue)
+        let slot = ResultSlot<Request.Response>()
+        let handle = perform(
+            request,
+            route: .inPlace { result in
+                slot.result = result
+                caller.finish()
+            }, options: info.values.isEmpty ? .awaited : SendOptions(reportsProgress: false, info: info),
+            processing: caller.post)
+        await withTaskCancellationHandler {
+            await caller.run()
+        } onCancel: {
+            handle.cancel()
+        }
+        return slot.result ?? .transportError(.cancelled())
+    }
+
+    /// Starts a request and returns it as an ``APITask``: its progress as an async sequence, its
+    /// result to await, and its handle.
+    ///
+    /// ```swift
+    /// let upload = client.task(for: UploadVideo(file: url))
+    /// for await progress in upload.progressUpdates { bar.value = progress.fractionCompleted ?? 0 }
+    /// let result = await upload.result
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - request: The endpoint to call.
+    ///   - info: What this send tells plugins, added to the request's ``APIRequest/sendInfo``.
+    ///     Empty by default.
+    public func task<Request: APIRequest>(
+        for request: Request, info: SendInfo = .empty
+    ) -> APITask<Request.Response> {
+        let box = APITask<Request.Response>.ResultBox()
+        let handle = perform(request, route: .inPlace { box.deliver($0) }, options: SendOptions(info: info))
+        return APITask(handle: handle, box: box)
+    }
+
+    /// Sends a request and returns the decoded value.
+    /// - Parameters:
+    ///   - request: The endpoint to call.
+    ///   - info: What this send tells plugins, added to the request's ``APIRequest/sendInfo``.
+    ///     Empty by default.
+    /// - Throws: ``ServerFailure`` when the server said "no", ``TransportError`` otherwise.
+    public func value<Request: APIRequest>(
+        for request: Request, info: SendInfo = .empty
+    ) async throws -> Request.Response {
+        try await send(request, info: info).get()
+    }
+}
+
+/// Holds the handle of an async send so a Task cancellation that races its creation still
+/// cancels it.
+final class PendingHandle: Sendable {
+    private let state = Locked<(handle: RequestHandle?, cancelled: Bool)>((nil, false))
+
+    func set(_ handle: RequestHandle) {
+        let cancelled = state.withLock { state -> Bool in
+            state.handle = handle
+            return state.cancelled
+        }
+        if cancelled { handle.cancel() }
+    }
+
+    func cancel() {
+        let handle = state.withLock { state -> RequestHandle? in
+            state.cancelled = true
+            return state.handle
+        }
+        handle?.cancel()
+    }
+}
+
+/// Runs the processing of one awaited request on the awaiting task itself.
+///
+/// An `async` caller is suspended while its request is in flight. If the transport's completion
+/// processed the response on the client's processing queue and then resumed the caller, each
+/// response would cross two threads (transport -> processing queue -> caller), and on a shared
+/// machine a thread wake-up costs about as much CPU as libcurl's whole transfer. Instead the
+/// completion posts the processing here and the caller, resumed once, runs it itself: validation,
+/// envelope, decoding and delivery happen on the caller's task, one thread crossing per response.
+///
+/// Work posted before ``finish()`` runs first, in order; work posted after the caller returned
+/// (a late completion of a cancelled request) runs on `fallback`, so nothing posted is dropped.
+///
+/// Not generic: the result travels in a ``ResultSlot`` the caller owns, so no generic metadata is
+/// looked up for the caller's response type on every step.
+final class AwaitingCaller: Sendable {
+    private struct State {
+        var work: [@Sendable () -> Void] = []
+        var isFinished = false
+        var waiter: UnsafeContinuation<Void, Never>?
+        var isClosed = false
+    }
+
+    private let state = Locked(State())
+    private let fallback: DispatchQueue
+
+    /// - Parameter fallback: Where work posted after the caller returned runs.
+    init(fallback: DispatchQueue) {
+        self.fallback = fallback
+    }
+
+    /// Hands `work` to the caller (from any thread).
+    func post(_ work: @escaping @Sendable () -> Void) {
+        let (accepted, waiter) = state.withLock { state -> (Bool, UnsafeContinuation<Void, Never>?) in
+            guard !state.isClosed else { return (false, nil) }
+            state.work.append(work)
+            defer { state.waiter = nil }
+            return (true, state.waiter)
+        }
+        guard accepted else { return fallback.async(execute: work) }
+        waiter?.resume()
+    }
+
+    /// Tells the caller its result is in its slot (from any thread); later calls do nothing.
+    func finish() {
+        let waiter = state.withLock { state -> UnsafeContinuation<Void, Never>? in
+            guard !state.isClosed, !state.isFinished else { return nil }
+            state.isFinished = true
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume()
+    }
+
+    /// Runs posted work, in order, until ``finish()`` is called.
+    func run() async {
+        while true {
+            let (work, finished) = take()
+            if let work {
+                work()
+            } else if finished {
+                return
+            } else {
+                await withUnsafeContinuation { continuation in
+                    // Resumed by the next post or finish, or now if one came in between.
+                    let ready = state.withLock { state -> Bool in
+                        guard state.work.isEmpty, !state.isFinished else { return true }
+                        state.waiter = continuation
+                        return false
+                    }
+                    if ready { continuation.resume() }
+                }
+            }
+        }
+    }
+
+    /// The next piece of work, else whether the caller finished (closing it: later work goes to
+    /// `fallback`).
+    private func take() -> (work: (@Sendable () -> Void)?, finished: Bool) {
+        state.withLock { state in
+            if !state.work.isEmpty { return (state.work.removeFirst(), false) }
+            guard state.isFinished else { return (nil, false) }
+            state.isClosed = true
+            return (nil, true)
+        }
+    }
+}
+
+/// Where an awaited send's result waits for its caller: written once before
+/// ``AwaitingCaller/finish()``, read once after ``AwaitingCaller/run()`` returned (the caller's
+/// lock orders the two).
+final class ResultSlot<Value: Sendable>: @unchecked Sendable {
+    var result: APIResult<Value>?
+}

@@ -1,0 +1,78 @@
+import Foundation
+
+/// One send's view of its request: every member the path reads, read once when the send starts,
+/// with the client's configuration filling in what the request leaves to it.
+///
+/// The first step of every send. Later steps (building, sending, processing, retrying) read this
+/// value instead of the request, so an endpoint's members are evaluated once per send, in one
+/// place, whatever the number of attempts.
+struct ResolvedRequest<Request: APIRequest>: Sendable {
+    /// The endpoint itself, for what only it can do (`transformBody`, `decode`) and for features.
+    let request: Request
+    let method: HTTPMethod
+    /// The request's base URL override, or `nil` for the client's.
+    let baseURL: URL?
+    let path: RequestPath
+    let parameters: RequestParameters
+    let headers: HTTPHeaders
+    /// The encoder for `Encodable` bodies: the request's, else the client's.
+    let encoder: JSONEncoder
+    /// The client's limits with the request's overrides applied.
+    let timeouts: Timeouts
+    /// The idle limit, for `URLRequest.timeoutInterval`, or `nil` for none.
+    let idleLimit: TimeInterval?
+    let priority: RequestPriority
+    let tag: String?
+    /// The endpoint's type name, for handles and plugins (`"GetUser"`).
+    let endpointName: String
+    /// The request's send information; what the send site adds is merged in when a context is made.
+    let sendInfo: SendInfo
+    let showsActivityIndicator: Bool
+    /// Asked last whether a failed attempt is sent again: the request's own, else the client's.
+    let retrier: (any RequestRetrier)?
+    /// Whether attempts share identical transfers in flight: the request's choice, else the client's
+    /// (for `GET` and `HEAD`).
+    let coalesces: Bool
+    let validation: ResponseValidation
+    let envelope: any ResponseEnvelope
+    let decoder: JSONDecoder
+
+    init(_ request: Request, configuration: APIClient.Configuration) {
+        self.request = request
+        let method = request.method
+        self.method = method
+        baseURL = request.baseURL
+        path = request.path
+        parameters = request.parameters
+        headers = request.headers
+        encoder = request.encoder ?? configuration.encoder
+        timeouts = request.timeouts(overriding: configuration.timeouts)
+        idleLimit = timeouts.idleLimit
+        priority = request.priority
+        tag = request.tag
+        // `_typeName` gives what `String(describing:)` gives for a type, without its printing
+        // machinery (about 1.4% of a request's CPU); `type(of:)` names a subclass, not its base.
+        endpointName = _typeName(type(of: request), qualified: false)
+        sendInfo = request.sendInfo
+        showsActivityIndicator = request.showsActivityIndicator
+        retrier = request.retrier ?? configuration.retrier
+        coalesces =
+            request.coalescesIdenticalRequests
+            ?? (configuration.coalescesIdenticalRequests && (method == .get || method == .head))
+        validation = request.validation ?? configuration.validation
+        envelope = request.envelope ?? configuration.envelope
+        decoder = request.decoder ?? configuration.decoder
+    }
+}
+
+extension APIRequest {
+    /// The limits this request is sent with: `limits` (the client's) with this request's
+    /// ``connectTimeout``, ``idleTimeout`` and ``totalTimeout`` applied.
+    package func timeouts(overriding limits: Timeouts) -> Timeouts {
+        var resolved = limits
+        if let connect = connectTimeout { resolved.connect = connect }
+        if let idle = idleTimeout { resolved.idle = idle }
+        if let total = totalTimeout { resolved.total = total > 0 ? total : nil }
+        return resolved
+    }
+}
