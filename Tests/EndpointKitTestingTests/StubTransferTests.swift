@@ -110,10 +110,9 @@ final class StubTransferTests: XCTestCase {
     }
 
     /// Asks the stub transport directly, as the client would for a download.
-    private func answer(to path: String, download: DownloadTarget) throws -> Result<TransportResponse, TransportFailure>
-    {
+    private func answer(to path: String, download: DownloadTarget) throws -> Result<TransportResponse, TransportError> {
         let url = try XCTUnwrap(URL(string: "https://api.test" + path))
-        let outcome = Collector<Result<TransportResponse, TransportFailure>>()
+        let outcome = Collector<Result<TransportResponse, TransportError>>()
         let done = expectation(description: path)
         let request = TransportRequest(
             urlRequest: URLRequest(url: url), timeouts: Timeouts(total: 5), maximumResponseSize: 100, download: download

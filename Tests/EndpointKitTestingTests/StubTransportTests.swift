@@ -147,7 +147,8 @@ final class StubTransportTests: XCTestCase {
         XCTAssertEqual(stubs.recordedRequests.count, 3)
         XCTAssertEqual(stubs.endpoints(of: GetProfile.self).map(\.id), [1, 2])
         XCTAssertEqual(stubs.recordedRequests(matching: .path("/search")).first?.queryValue("q"), "unmatched")
-        XCTAssertEqual(stubs.requests.map { $0.url?.path }, ["/profiles/1", "/search", "/profiles/2"])
+        XCTAssertEqual(
+            stubs.recordedRequests.map { $0.urlRequest.url?.path }, ["/profiles/1", "/search", "/profiles/2"])
         XCTAssertEqual(
             stubs.recordedRequests[1].description,
             "GET https://api.test/search?q=unmatched&page=1&access_token=query-secret (SearchProfiles)")

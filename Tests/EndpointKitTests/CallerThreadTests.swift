@@ -119,13 +119,6 @@ final class CallerThreadTests: LoopbackTestCase {
 
     func testThatEveryClosureFormReturnsBeforeItsWork() {
         XCTAssertTrue(Thread.isMainThread, "XCTest runs test methods on the main thread")
-        assertHeldUntilReturn(WorkGate(), expecting: ["encode"], "task(for:)") { gate, finished in
-            let task = client.task(for: EncodedPost(gate: gate))
-            Task {
-                _ = await task.result
-                finished()
-            }
-        }
         assertHeldUntilReturn(WorkGate(), expecting: ["encode"], "batch") { gate, finished in
             client.batch([EncodedPost(gate: gate), EncodedPost(gate: gate)]) { _ in finished() }
         }

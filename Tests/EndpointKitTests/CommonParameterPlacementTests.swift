@@ -91,7 +91,7 @@ final class CommonParameterPlacementTests: LoopbackTestCase {
         let get = try echo(["q": "swift"], method: .get)
         XCTAssertEqual(get.query, [["app", "ios"], ["v", "3.2"], ["q", "swift"]])
         XCTAssertNil(get.body.flatMap { $0.isEmpty ? nil : $0 })
-        let text = try echo(.body(.text("hello")))
+        let text = try echo(.text("hello"))
         XCTAssertEqual(text.body, "hello")
         XCTAssertEqual(queryNames(text), ["app", "v"])
     }

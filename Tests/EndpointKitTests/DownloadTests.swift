@@ -165,19 +165,25 @@ final class DownloadTests: LoopbackTestCase {
                 delayBetweenChunks: 5)
         }
         let target = folder.appendingPathComponent("cancelled.bin")
-        let kept = client.task(for: Fetch(destination: .file(target)))
+        let keptDone = expectation(description: "kept")
+        let keptResult = Locked<APIResult<URL>?>(nil)
+        let kept = client.send(Fetch(destination: .file(target))) {
+            keptResult.value = $0
+            keptDone.fulfill()
+        }
         try await Task.sleep(nanoseconds: 400_000_000)
         kept.cancel()
-        let keptResult = await kept.result
-        XCTAssertEqual(keptResult.transportReason, .cancelled)
+        await fulfillment(of: [keptDone], timeout: 10)
+        XCTAssertEqual(keptResult.value?.transportReason, .cancelled)
         XCTAssertEqual(
             try FileManager.default.contentsOfDirectory(atPath: partials.path).filter { $0.hasSuffix(".partial") }
                 .count, 1)
 
-        let discarded = client.task(for: Fetch(destination: .file(target)))
+        let discardedDone = expectation(description: "discarded")
+        let discarded = client.send(Fetch(destination: .file(target))) { _ in discardedDone.fulfill() }
         try await Task.sleep(nanoseconds: 400_000_000)
-        discarded.handle.cancelDiscardingPartialDownload()
-        _ = await discarded.result
+        discarded.cancelDiscardingPartialDownload()
+        await fulfillment(of: [discardedDone], timeout: 10)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: partials.path), [])
     }
 
@@ -200,7 +206,7 @@ final class DownloadTests: LoopbackTestCase {
         XCTAssertEqual(seen.last?.bytesReceived, Int64(blob.count))
     }
 
-    func testThatUploadProgressArrivesAsAnAsyncSequence() async throws {
+    func testThatUploadProgressReachesAnAwaitedSendOnTheMainActor() async throws {
         let file = folder.appendingPathComponent("upload.bin")
         try blob.write(to: file)
         server.route("/upload") { request in .json(["size": request.body.count]) }
@@ -211,13 +217,17 @@ final class DownloadTests: LoopbackTestCase {
             var path: RequestPath { "/upload" }
             var parameters: RequestParameters { .file(file) }
         }
-        let task = client.task(for: UploadFile(file: file))
-        var fractions: [Double] = []
-        for await progress in task.progressUpdates { fractions.append(progress.fractionCompleted ?? 0) }
-        let result = await task.result
-        XCTAssertEqual(result.value, ["size": .int(blob.count)])
-        XCTAssertEqual(fractions, fractions.sorted())
-        XCTAssertEqual(fractions.last, 1)
-        XCTAssertEqual(task.handle.progress.fractionCompleted, 1, accuracy: 0.0001)
+        let fractions = Locked<[Double]>([])
+        let value = try await client.value(for: UploadFile(file: file)) { progress in
+            MainActor.assertIsolated()
+            fractions.value.append(progress.fractionCompleted ?? 0)
+        }
+        XCTAssertEqual(value, ["size": .int(blob.count)])
+        // The last value was queued on the main actor before the result: let it run.
+        await MainActor.run {}
+        let seen = fractions.value
+        XCTAssertGreaterThan(seen.count, 1)
+        XCTAssertEqual(seen, seen.sorted())
+        XCTAssertEqual(seen.last, 1)
     }
 }

@@ -41,7 +41,26 @@ extension SendInfo {
 /// The feedback plugin over loopback: loading shown once for overlapping sends, each outcome's
 /// message, the switches, and per-send information from every kind of send site.
 final class FeedbackPluginTests: LoopbackTestCase {
-    private typealias Latch = PluginTests.Latch
+    /// Holds the server's answers until the test opens it; once open it stays open. The wait is
+    /// bounded, so a failing test still ends.
+    final class Latch: @unchecked Sendable {
+        private let condition = NSCondition()
+        private var isOpen = false
+
+        func wait() {
+            let deadline = Date(timeIntervalSinceNow: 10)
+            condition.lock()
+            while !isOpen, condition.wait(until: deadline) {}
+            condition.unlock()
+        }
+
+        func open() {
+            condition.lock()
+            isOpen = true
+            condition.broadcast()
+            condition.unlock()
+        }
+    }
 
     private struct Quiet: APIRequest {
         typealias Response = Item
@@ -236,7 +255,7 @@ final class FeedbackPluginTests: LoopbackTestCase {
         await fulfillment(of: [delegated], timeout: 10)
 
         _ = try await client.value(for: GetItem(), info: SendInfo { $0.screen = "async" })
-        _ = await client.task(for: GetItem(), info: SendInfo { $0.screen = "task" }).result
+        _ = try await client.value(for: GetItem(), info: SendInfo { $0.screen = "task" }, progress: { _ in })
 
         server.route("/items/1") { _ in .json(["id": 1, "name": "a"]) }
         let started = expectation(description: "start")

@@ -37,7 +37,7 @@ final class GettingStartedExampleTests: XCTestCase {
         let client = APIClient(configuration: .init(baseURL: URL(string: "https://api.test"), transport: stubs))
         let repos = try await client.value(for: SearchRepos(query: "swift"))
         XCTAssertEqual(repos.first?.stars, 60000)
-        XCTAssertEqual(stubs.requests.count, 1)
+        XCTAssertEqual(stubs.recordedRequests.count, 1)
     }
 
     func testThatUnmatchedStubsNameTheRequestAndTheStubs() async {

@@ -315,7 +315,7 @@ final class RecordingTransport: Transport, @unchecked Sendable {
 
     func execute(
         _ request: TransportRequest,
-        completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
+        completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
     ) -> any TransportTask {
         lock.withLock { seen.append(request) }
         return base.execute(request, completion: completion)

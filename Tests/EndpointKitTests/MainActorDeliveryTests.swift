@@ -26,7 +26,7 @@ final class CancellingTransport: Transport {
 
     func execute(
         _ request: TransportRequest,
-        completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
+        completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
     ) -> any TransportTask {
         inner.execute(request) { [handle] outcome in
             handle.withLock { $0 }?.cancel()

@@ -122,7 +122,7 @@ final class OfflineRetrierTests: LoopbackTestCase {
         func context(after failures: [APIFailure]) -> RequestContext {
             RequestContext(
                 id: 1, endpoint: "GetItem", method: .get, tag: nil, attempt: failures.count + 1,
-                previousFailures: failures, showsActivityIndicator: false)
+                previousFailures: failures)
         }
         let offline = APIFailure.transport(TransportError(.notConnected, message: "offline"))
         let first = await retrier.retry(request, failedWith: offline, context: context(after: []))

@@ -155,7 +155,7 @@ final class ResultClassificationTests: LoopbackTestCase {
     }
 
     func testThatEveryURLErrorCodeMapsToItsReason() {
-        let rows: [(URLError.Code, TransportFailure.Reason)] = [
+        let rows: [(URLError.Code, TransportError.Reason)] = [
             (.timedOut, .timedOut), (.notConnectedToInternet, .notConnected), (.dataNotAllowed, .notConnected),
             (.internationalRoamingOff, .notConnected), (.cannotConnectToHost, .cannotConnect),
             (.cannotFindHost, .cannotFindHost), (.dnsLookupFailed, .cannotFindHost),
@@ -169,35 +169,15 @@ final class ResultClassificationTests: LoopbackTestCase {
             (.resourceUnavailable, .other),
         ]
         for (code, reason) in rows {
-            XCTAssertEqual(TransportFailure(urlSessionError: URLError(code), url: nil).reason, reason, "\(code)")
+            XCTAssertEqual(TransportError(urlSessionError: URLError(code), url: nil).reason, reason, "\(code)")
         }
         let https = URL(string: "https://example.test")
         let linuxTLS = NSError(
             domain: NSURLErrorDomain, code: -1,
             userInfo: [NSLocalizedDescriptionKey: "SSL certificate problem: self-signed certificate"])
-        XCTAssertEqual(TransportFailure(urlSessionError: linuxTLS, url: https).reason, .tls)
+        XCTAssertEqual(TransportError(urlSessionError: linuxTLS, url: https).reason, .tls)
         XCTAssertEqual(
-            TransportFailure(urlSessionError: linuxTLS, url: URL(string: "http://example.test")).reason, .other)
-    }
-
-    func testThatEveryTransportFailureBecomesTheTransportErrorOfTheSameReason() {
-        let rows: [(TransportFailure.Reason, TransportError.Reason)] = [
-            (.timedOut, .timedOut), (.notConnected, .notConnected), (.cannotConnect, .cannotConnect),
-            (.cannotFindHost, .cannotFindHost), (.connectionLost, .connectionLost), (.cancelled, .cancelled),
-            (.tls, .tls), (.tooManyRedirects, .tooManyRedirects), (.insecureRedirect, .insecureRedirect),
-            (.badResponse, .badResponse), (.responseTooLarge(limit: 7), .responseTooLarge(limit: 7)),
-            (.localFileError, .localFileError), (.unsupportedURL, .unsupportedURL),
-            (.invalidRequest, .requestBuildFailed), (.other, .other),
-        ]
-        for (reason, expected) in rows {
-            let underlying = URLError(.timedOut)
-            let error = TransportError(
-                TransportFailure(reason, message: "m \(reason)", underlyingError: underlying, timeoutLimit: .idle))
-            XCTAssertEqual(error.reason, expected)
-            XCTAssertEqual(error.message, "m \(reason)")
-            XCTAssertEqual(error.urlErrorCode, .timedOut)
-            XCTAssertEqual(error.timeoutLimit, .idle)
-        }
+            TransportError(urlSessionError: linuxTLS, url: URL(string: "http://example.test")).reason, .other)
     }
 
     func testThatLibcurlGivingUpOnAConnectionThatKeepsClosingIsConnectionLost() {
@@ -206,6 +186,6 @@ final class ResultClassificationTests: LoopbackTestCase {
             domain: NSURLErrorDomain, code: -1,
             userInfo: [NSLocalizedDescriptionKey: "Connection died, tried 5 times before giving up"])
         let http = URL(string: "http://example.test")
-        XCTAssertEqual(TransportFailure(urlSessionError: died, url: http).reason, .connectionLost)
+        XCTAssertEqual(TransportError(urlSessionError: died, url: http).reason, .connectionLost)
     }
 }

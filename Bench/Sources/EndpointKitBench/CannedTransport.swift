@@ -22,12 +22,12 @@ struct CannedTransport: Transport {
 
     func execute(
         _ request: TransportRequest,
-        completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
+        completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
     ) -> any TransportTask {
         if let response {
             completion(.success(response))
         } else {
-            completion(.failure(TransportFailure(.badResponse, message: "Could not make the canned response.")))
+            completion(.failure(TransportError(.badResponse, message: "Could not make the canned response.")))
         }
         return CompletedTask()
     }

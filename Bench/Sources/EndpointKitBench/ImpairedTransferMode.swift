@@ -33,7 +33,7 @@ enum ImpairedTransferMode {
         let body: Data
         var path: RequestPath { "/sink" }
         var parameters: RequestParameters {
-            RequestParameters(body: .data(body, contentType: "application/octet-stream"))
+            .data(body, contentType: "application/octet-stream")
         }
         var retrier: (any RequestRetrier)? { ImpairedTransferMode.patientRetries }
     }

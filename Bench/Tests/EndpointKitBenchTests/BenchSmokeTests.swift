@@ -28,7 +28,7 @@ final class BenchSmokeTests: XCTestCase {
         // Its standard error goes to a file, quoted when it fails (a sanitizer's report lands there).
         let errorLog = FileManager.default.temporaryDirectory
             .appendingPathComponent("endpointkit-bench-smoke-\(UUID().uuidString).log")
-        FileManager.default.createFile(atPath: errorLog.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorLog.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: errorLog) }
         process.standardError = try FileHandle(forWritingTo: errorLog)
         try process.run()

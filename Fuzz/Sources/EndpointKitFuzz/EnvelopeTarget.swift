@@ -1,5 +1,6 @@
-import EndpointKit
 import Foundation
+
+@testable import EndpointKit
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking

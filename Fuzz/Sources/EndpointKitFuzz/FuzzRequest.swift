@@ -1,5 +1,6 @@
-import EndpointKit
 import Foundation
+
+@testable import EndpointKit
 
 /// A request whose every part comes from the fuzzer, built with a shared client.
 struct FuzzRequest: APIRequest {

@@ -1,5 +1,6 @@
-import EndpointKit
 import Foundation
+
+@testable import EndpointKit
 
 /// A model of lenient properties, one of each supported type.
 struct LenientModel: Decodable {

@@ -192,44 +192,7 @@ extension APIClient {
     public func send<Request: APIRequest>(
         _ request: Request, info: SendInfo = .empty
     ) async -> APIResult<Request.Response> {
-        // The response is processed on this task (see AwaitingCaller): one thread crossing per
-        // response instead of two.
-        let caller = AwaitingCaller(fallback: processingQueue)
-        let slot = ResultSlot<Request.Response>()
-        let handle = perform(
-            request,
-            route: .inPlace { result in
-                slot.result = result
-                caller.finish()
-            }, options: info.values.isEmpty ? .awaited : SendOptions(reportsProgress: false, info: info),
-            processing: caller.post)
-        await withTaskCancellationHandler {
-            await caller.run()
-        } onCancel: {
-            handle.cancel()
-        }
-        return slot.result ?? .transportError(.cancelled())
-    }
-
-    /// Starts a request and returns it as an ``APITask``: its progress as an async sequence, its
-    /// result to await, and its handle.
-    ///
-    /// ```swift
-    /// let upload = client.task(for: UploadVideo(file: url))
-    /// for await progress in upload.progressUpdates { bar.value = progress.fractionCompleted ?? 0 }
-    /// let result = await upload.result
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - request: The endpoint to call.
-    ///   - info: What this send tells plugins, added to the request's ``APIRequest/sendInfo``.
-    ///     Empty by default.
-    public func task<Request: APIRequest>(
-        for request: Request, info: SendInfo = .empty
-    ) -> APITask<Request.Response> {
-        let box = APITask<Request.Response>.ResultBox()
-        let handle = perform(request, route: .inPlace { box.deliver($0) }, options: SendOptions(info: info))
-        return APITask(handle: handle, box: box)
+        await awaitResult(of: request, info: info, progress: nil)
     }
 
     /// Sends a request and returns the decoded value.
@@ -237,11 +200,43 @@ extension APIClient {
     ///   - request: The endpoint to call.
     ///   - info: What this send tells plugins, added to the request's ``APIRequest/sendInfo``.
     ///     Empty by default.
+    ///   - progress: Called on the main actor as bytes are sent and received, never going
+    ///     backwards and ending at 1.0 on success. `nil` by default.
     /// - Throws: ``ServerFailure`` when the server said "no", ``TransportError`` otherwise.
     public func value<Request: APIRequest>(
-        for request: Request, info: SendInfo = .empty
+        for request: Request, info: SendInfo = .empty,
+        progress: (@MainActor @Sendable (TransferProgress) -> Void)? = nil
     ) async throws -> Request.Response {
-        try await send(request, info: info).get()
+        // No `progress:` on `send(_:info:) async`: there a trailing closure would also match the
+        // completion of `send(_:info:progress:completion:)`.
+        try await awaitResult(of: request, info: info, progress: progress).get()
+    }
+
+    private func awaitResult<Request: APIRequest>(
+        of request: Request, info: SendInfo, progress: (@MainActor @Sendable (TransferProgress) -> Void)?
+    ) async -> APIResult<Request.Response> {
+        // The response is processed on this task (see AwaitingCaller): one thread crossing per
+        // response instead of two.
+        let caller = AwaitingCaller(fallback: processingQueue)
+        let slot = ResultSlot<Request.Response>()
+        let onProgress = progress.map { progress in
+            { @Sendable (value: TransferProgress) in MainQueue.async { progress(value) } }
+        }
+        let options =
+            info.values.isEmpty && progress == nil
+            ? SendOptions.awaited : SendOptions(reportsProgress: progress != nil, info: info)
+        let handle = perform(
+            request,
+            route: .inPlace { result in
+                slot.result = result
+                caller.finish()
+            }, progress: onProgress, options: options, processing: caller.post)
+        await withTaskCancellationHandler {
+            await caller.run()
+        } onCancel: {
+            handle.cancel()
+        }
+        return slot.result ?? .transportError(.cancelled())
     }
 }
 

@@ -18,15 +18,15 @@ enum HTTPRedirect {
     private static let bodyHeaders = ["Content-Type", "Content-Length", "Content-Encoding", "Transfer-Encoding"]
 
     /// The proposed next request, or `nil` when `status` is not a redirect with a `Location`.
-    /// - Throws: ``TransportFailure`` when the location is not an http(s) URL.
+    /// - Throws: ``TransportError`` when the location is not an http(s) URL.
     static func proposedRequest(
         after request: URLRequest, status: Int, location: String?
-    ) throws(TransportFailure) -> URLRequest? {
+    ) throws(TransportError) -> URLRequest? {
         guard statuses.contains(status), let location, !location.isEmpty, let current = request.url else { return nil }
         guard let target = URL(string: location, relativeTo: current)?.absoluteURL,
             let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https"
         else {
-            throw TransportFailure(
+            throw TransportError(
                 .unsupportedURL, message: "A redirect points to an unsupported location (\(location.prefix(200))).")
         }
         var next = request

@@ -27,7 +27,7 @@ final class ResponseBodyWriter {
     }
 
     /// Chooses where the body goes, from the response head.
-    func begin(_ response: ResponseHead) throws(TransportFailure) {
+    func begin(_ response: ResponseHead) throws(TransportError) {
         let expected = response.expectedContentLength
         guard let download, (200..<300).contains(response.statusCode) else {
             if expected > Int64(limit) { throw tooLarge }
@@ -37,7 +37,7 @@ final class ResponseBodyWriter {
         }
         let resuming = response.statusCode == 206 && download.resumeOffset > 0
         if response.statusCode == 206, !resuming || Self.rangeStart(of: response) != download.resumeOffset {
-            throw TransportFailure(.badResponse, message: "The server answered a range that was not asked for.")
+            throw TransportError(.badResponse, message: "The server answered a range that was not asked for.")
         }
         let url = download.fileURL
         download.onResponse?(response.response)
@@ -56,7 +56,7 @@ final class ResponseBodyWriter {
             }
             sink = .file(handle, url)
         } catch {
-            throw TransportFailure(
+            throw TransportError(
                 .localFileError, message: "Cannot write the download to \(url.path): \(error)", underlyingError: error)
         }
         received = resuming ? download.resumeOffset : 0
@@ -64,16 +64,16 @@ final class ResponseBodyWriter {
     }
 
     /// Adds body bytes.
-    func append(_ data: Data) throws(TransportFailure) {
+    func append(_ data: Data) throws(TransportError) {
         try append(bytes: data)
     }
 
     /// Adds body bytes from a buffer the caller owns (libcurl's), copying them once.
-    func append(_ data: UnsafeRawBufferPointer) throws(TransportFailure) {
+    func append(_ data: UnsafeRawBufferPointer) throws(TransportError) {
         try append(bytes: data)
     }
 
-    private func append(bytes data: some DataProtocol) throws(TransportFailure) {
+    private func append(bytes data: some DataProtocol) throws(TransportError) {
         switch sink {
         case .memory(var buffer):
             guard buffer.count + data.count <= limit else { throw tooLarge }
@@ -84,7 +84,7 @@ final class ResponseBodyWriter {
             do {
                 try handle.write(contentsOf: data)
             } catch {
-                throw TransportFailure(
+                throw TransportError(
                     .localFileError, message: "Writing the download to \(url.path) failed: \(error)",
                     underlyingError: error)
             }
@@ -93,7 +93,7 @@ final class ResponseBodyWriter {
     }
 
     /// Ends the body: the bytes in memory, or the file (flushed and closed).
-    func finish() throws(TransportFailure) -> (data: Data, fileURL: URL?) {
+    func finish() throws(TransportError) -> (data: Data, fileURL: URL?) {
         switch sink {
         case .memory(let buffer):
             return (buffer, nil)
@@ -102,7 +102,7 @@ final class ResponseBodyWriter {
                 try handle.synchronize()
                 try handle.close()
             } catch {
-                throw TransportFailure(
+                throw TransportError(
                     .localFileError, message: "Closing \(url.path) failed: \(error)", underlyingError: error)
             }
             sink = .memory(Data())
@@ -116,8 +116,8 @@ final class ResponseBodyWriter {
         sink = .memory(Data())
     }
 
-    private var tooLarge: TransportFailure {
-        TransportFailure(.responseTooLarge(limit: limit), message: "The response body is larger than \(limit) bytes.")
+    private var tooLarge: TransportError {
+        TransportError(.responseTooLarge(limit: limit), message: "The response body is larger than \(limit) bytes.")
     }
 
     /// The first byte position of `Content-Range: bytes 100-199/200`.

@@ -103,7 +103,7 @@ struct Fixture: Codable, Equatable {
     /// included, unless `reportsProgress` is `false` because a real transport already did).
     func transportResponse(
         for request: TransportRequest, reportsProgress: Bool = true
-    ) -> Result<TransportResponse, TransportFailure> {
+    ) -> Result<TransportResponse, TransportError> {
         // `problem` has already checked the body, so this fallback is never used.
         let body = (try? Self.body(text: response.body, base64: response.bodyBase64, at: "response")) ?? Data()
         return TransportResponse.make(

@@ -1,5 +1,5 @@
 /// Why a fixture of a ``RecordReplayTransport`` could not be used: the reason a replayed request
-/// fails, found as the ``/EndpointKit/TransportFailure/underlyingError``.
+/// fails, found as the ``/EndpointKit/TransportError/underlyingError``.
 public struct FixtureError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What is wrong with the fixture.
     public enum Kind: Sendable, Hashable {

@@ -18,9 +18,9 @@ import FoundationNetworking
 /// (``fixtureURL(for:)``), with secrets replaced by the ``/EndpointKit/Redactor``. Commit the files; every
 /// later run replays them and never touches the network.
 ///
-/// - In replay mode a request without a fixture fails with ``/EndpointKit/TransportFailure/Reason/other`` whose
+/// - In replay mode a request without a fixture fails with ``/EndpointKit/TransportError/Reason/other`` whose
 ///   message holds the path looked for; a fixture that is not valid fails naming the file and the
-///   problem. The ``/EndpointKit/TransportFailure/underlyingError`` is a ``FixtureError``.
+///   problem. The ``/EndpointKit/TransportError/underlyingError`` is a ``FixtureError``.
 /// - In record mode a transport error from `upstream` is passed through and nothing is written;
 ///   a response is written and then answered exactly as replay will answer it (redacted), so a
 ///   test behaves the same in both modes.
@@ -97,7 +97,7 @@ public final class RecordReplayTransport: Transport, Sendable {
     /// Replays from, or records to, the request's fixture; see ``/EndpointKit/Transport/execute(_:completion:)``.
     public func execute(
         _ request: TransportRequest,
-        completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
+        completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
     ) -> any TransportTask {
         let task = CompletionTask(completion)
         let body = CapturedBody(request)
@@ -129,7 +129,7 @@ public final class RecordReplayTransport: Transport, Sendable {
     private static func record(
         _ response: TransportResponse, of request: TransportRequest, body: CapturedBody, to file: URL,
         redactor: Redactor
-    ) -> Result<TransportResponse, TransportFailure> {
+    ) -> Result<TransportResponse, TransportError> {
         let label = request.urlRequest.label
         var responseBody = response.data
         if let downloaded = response.fileURL {
@@ -155,7 +155,7 @@ public final class RecordReplayTransport: Transport, Sendable {
         return fixture.transportResponse(for: request, reportsProgress: false)
     }
 
-    private static func transportError(_ error: FixtureError) -> TransportFailure {
-        TransportFailure(.other, message: error.description, underlyingError: error)
+    private static func transportError(_ error: FixtureError) -> TransportError {
+        TransportError(.other, message: error.description, underlyingError: error)
     }
 }

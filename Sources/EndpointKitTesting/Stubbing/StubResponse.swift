@@ -18,8 +18,8 @@ public struct StubResponse: Sendable, CustomStringConvertible {
     enum Content: Sendable {
         case http(status: Int, headers: HTTPHeaders, body: Data)
         case file(URL, status: Int, headers: HTTPHeaders)
-        case stream(status: Int, headers: HTTPHeaders, chunks: [StubStreamChunk], ending: TransportFailure.Reason?)
-        case failure(TransportFailure)
+        case stream(status: Int, headers: HTTPHeaders, chunks: [StubStreamChunk], ending: TransportError.Reason?)
+        case failure(TransportError)
         case sample(name: String?)
     }
 
@@ -131,7 +131,7 @@ public struct StubResponse: Sendable, CustomStringConvertible {
     ///     of this reason after the last piece (`.connectionLost` for a cut stream).
     public static func stream(
         _ chunks: [StubStreamChunk], status: Int = 200, headers: HTTPHeaders = HTTPHeaders(),
-        endingWith failure: TransportFailure.Reason? = nil
+        endingWith failure: TransportError.Reason? = nil
     ) -> StubResponse {
         let looksLikeEvents = chunks.first.map { chunk in
             ["data:", "event:", "id:", "retry:"].contains { chunk.data.starts(with: Data($0.utf8)) }
@@ -142,14 +142,14 @@ public struct StubResponse: Sendable, CustomStringConvertible {
     }
 
     /// A transport error instead of a response.
-    public static func failure(_ error: TransportFailure) -> StubResponse { StubResponse(.failure(error)) }
+    public static func failure(_ error: TransportError) -> StubResponse { StubResponse(.failure(error)) }
 
     /// A transport error with this reason.
     /// - Parameters:
     ///   - reason: What went wrong, such as `.timedOut` or `.notConnected`.
     ///   - message: The message; a sentence naming the reason by default.
-    public static func failure(_ reason: TransportFailure.Reason, message: String? = nil) -> StubResponse {
-        .failure(TransportFailure(reason, message: message ?? "Stubbed transport error (\(reason))."))
+    public static func failure(_ reason: TransportError.Reason, message: String? = nil) -> StubResponse {
+        .failure(TransportError(reason, message: message ?? "Stubbed transport error (\(reason))."))
     }
 
     /// The ``SampleResponseProviding/sampleResponse`` of the endpoint being answered.
@@ -159,7 +159,7 @@ public struct StubResponse: Sendable, CustomStringConvertible {
     public static func sample(_ name: String) -> StubResponse { StubResponse(.sample(name: name)) }
 
     /// `response`, answered `seconds` later. A request whose idle or total timeout comes first
-    /// times out with that ``/EndpointKit/TransportFailure/timeoutLimit``; a cancelled one ends at once.
+    /// times out with that ``/EndpointKit/TransportError/timeoutLimit``; a cancelled one ends at once.
     public static func delayed(_ seconds: TimeInterval, _ response: StubResponse) -> StubResponse {
         var copy = response
         copy.delay += max(seconds, 0)

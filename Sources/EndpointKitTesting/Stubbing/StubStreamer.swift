@@ -18,9 +18,9 @@ final class StubStreamer: @unchecked Sendable {
     private let status: Int
     private let headers: HTTPHeaders
     private let chunks: [StubStreamChunk]
-    private let ending: TransportFailure.Reason?
+    private let ending: TransportError.Reason?
     /// The answer when the body is not streamed.
-    private let collected: @Sendable () -> Result<TransportResponse, TransportFailure>
+    private let collected: @Sendable () -> Result<TransportResponse, TransportError>
     private let queue = DispatchQueue(label: "EndpointKitTesting.StubStreamer")
     // Queue only.
     private var response: HTTPURLResponse?
@@ -29,8 +29,8 @@ final class StubStreamer: @unchecked Sendable {
 
     init(
         task: CompletionTask, request: TransportRequest, status: Int, headers: HTTPHeaders,
-        chunks: [StubStreamChunk], ending: TransportFailure.Reason?,
-        collected: @escaping @Sendable () -> Result<TransportResponse, TransportFailure>
+        chunks: [StubStreamChunk], ending: TransportError.Reason?,
+        collected: @escaping @Sendable () -> Result<TransportResponse, TransportError>
     ) {
         self.collected = collected
         self.task = task
@@ -70,7 +70,7 @@ final class StubStreamer: @unchecked Sendable {
         guard let url = request.urlRequest.url,
             let response = HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: fields)
         else {
-            task.finish(.failure(TransportFailure(.badResponse, message: "Could not build the stubbed stream's head.")))
+            task.finish(.failure(TransportError(.badResponse, message: "Could not build the stubbed stream's head.")))
             return
         }
         let accepted = request.bodySink?.begin(response) { [weak self] in self?.resume() } ?? false
@@ -87,7 +87,7 @@ final class StubStreamer: @unchecked Sendable {
         guard task.isRunning else { return }
         guard next < chunks.count else {
             if let ending {
-                task.finish(.failure(TransportFailure(ending, message: "The stubbed stream ended with \(ending).")))
+                task.finish(.failure(TransportError(ending, message: "The stubbed stream ended with \(ending).")))
             } else if let response {
                 task.finish(.success(TransportResponse(response: response, data: Data())))
             }

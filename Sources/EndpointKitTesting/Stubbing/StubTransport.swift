@@ -24,7 +24,7 @@ import FoundationNetworking
 /// A stub with a sequence answers with its responses in order and then keeps answering with the
 /// last one. A request no stub matches is answered from the endpoint's sample response when the
 /// transport was created with `answersFromSamples: true` and the endpoint adopts
-/// ``SampleResponseProviding``; otherwise it fails with ``/EndpointKit/TransportFailure/Reason/other`` and a
+/// ``SampleResponseProviding``; otherwise it fails with ``/EndpointKit/TransportError/Reason/other`` and a
 /// message naming the request and every stub.
 ///
 /// Every request is recorded, matched or not: see ``recordedRequests`` and ``endpoints(of:)``.
@@ -87,9 +87,6 @@ public final class StubTransport: EndpointAwareTransport, Sendable {
     /// Every request seen so far, in order, matched or not.
     public var recordedRequests: [RecordedRequest] { registry.requests }
 
-    /// The built requests seen so far, in order.
-    public var requests: [URLRequest] { registry.requests.map(\.urlRequest) }
-
     /// The requests seen so far that `matcher` matches, in order.
     public func recordedRequests(matching matcher: StubMatcher) -> [RecordedRequest] {
         registry.requests.filter { matcher.matches($0) }
@@ -105,28 +102,28 @@ public final class StubTransport: EndpointAwareTransport, Sendable {
     /// Only stubs that do not look at the endpoint can match (the request has none).
     public func execute(
         _ request: TransportRequest,
-        completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
+        completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
     ) -> any TransportTask {
         answer(RecordedRequest(request, endpoint: nil), request, completion)
     }
 
     /// Answers from the stub matching the request or its endpoint, asynchronously; what an
     /// ``/EndpointKit/APIClient`` calls.
-    public func execute<Request: APIRequest>(
+    package func execute<Request: APIRequest>(
         _ request: TransportRequest, for endpoint: Request,
-        completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
+        completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
     ) -> any TransportTask {
         answer(RecordedRequest(request, endpoint: endpoint), request, completion)
     }
 
     private func answer(
         _ recorded: RecordedRequest, _ request: TransportRequest,
-        _ completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
+        _ completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
     ) -> any TransportTask {
         let task = CompletionTask(completion)
         switch registry.resolve(recorded) {
         case .noMatch(let message):
-            task.finish(after: 0, timeouts: nil) { .failure(TransportFailure(.other, message: message)) }
+            task.finish(after: 0, timeouts: nil) { .failure(TransportError(.other, message: message)) }
         case .answer(let response):
             if case .stream(let status, let headers, let chunks, let ending) = response.content {
                 StubStreamer(
@@ -142,7 +139,7 @@ public final class StubTransport: EndpointAwareTransport, Sendable {
 
     private static func result(
         of response: StubResponse, for request: TransportRequest
-    ) -> Result<TransportResponse, TransportFailure> {
+    ) -> Result<TransportResponse, TransportError> {
         switch response.content {
         case .failure(let error):
             return .failure(error)
@@ -154,19 +151,19 @@ public final class StubTransport: EndpointAwareTransport, Sendable {
                 return TransportResponse.make(for: request, status: status, headers: headers.dictionary, body: body)
             } catch {
                 let message = "The stub fixture for \(request.urlRequest.label) cannot be read at \(url.path): \(error)"
-                return .failure(TransportFailure(.other, message: message, underlyingError: error))
+                return .failure(TransportError(.other, message: message, underlyingError: error))
             }
         case .stream(let status, let headers, let chunks, let ending):
             // Not streamed (the request does not, or refused the status): the whole body at once.
             if let ending {
-                return .failure(TransportFailure(ending, message: "The stubbed stream ended with \(ending)."))
+                return .failure(TransportError(ending, message: "The stubbed stream ended with \(ending)."))
             }
             let body = chunks.reduce(into: Data()) { $0.append($1.data) }
             return TransportResponse.make(for: request, status: status, headers: headers.dictionary, body: body)
         case .sample:
             // The registry resolves samples before answering; this is only reached if it did not.
             return .failure(
-                TransportFailure(.other, message: "Unresolved sample response for \(request.urlRequest.label)."))
+                TransportError(.other, message: "Unresolved sample response for \(request.urlRequest.label)."))
         }
     }
 }

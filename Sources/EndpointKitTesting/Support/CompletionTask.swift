@@ -8,7 +8,7 @@ import Foundation
 /// contract (one completion, also after `cancel()`; the idle and total timeouts enforced) like a
 /// real transport.
 final class CompletionTask: TransportTask, @unchecked Sendable {
-    typealias Completion = @Sendable (Result<TransportResponse, TransportFailure>) -> Void
+    typealias Completion = @Sendable (Result<TransportResponse, TransportError>) -> Void
 
     private let lock = NSLock()
     private var completion: Completion?
@@ -18,7 +18,7 @@ final class CompletionTask: TransportTask, @unchecked Sendable {
 
     /// Completes with `result` unless already completed; returns whether this call completed it.
     @discardableResult
-    func finish(_ result: Result<TransportResponse, TransportFailure>) -> Bool {
+    func finish(_ result: Result<TransportResponse, TransportError>) -> Bool {
         let completion = lock.withLock { () -> Completion? in
             defer {
                 self.completion = nil
@@ -34,7 +34,7 @@ final class CompletionTask: TransportTask, @unchecked Sendable {
     /// or total limit of `timeouts` comes first.
     func finish(
         after delay: TimeInterval, timeouts: Timeouts?,
-        with result: @escaping @Sendable () -> Result<TransportResponse, TransportFailure>
+        with result: @escaping @Sendable () -> Result<TransportResponse, TransportError>
     ) {
         let limits: [(Timeouts.Limit, TimeInterval?)] = [(.idle, timeouts?.idle), (.total, timeouts?.total)]
         let first = limits.compactMap { limit, seconds in seconds.flatMap { $0 > 0 ? (limit, $0) : nil } }

@@ -14,7 +14,7 @@ extension TransportResponse {
     static func make(
         for request: TransportRequest, status: Int, headers: [String: String], body: Data,
         reportsProgress: Bool = true
-    ) -> Result<TransportResponse, TransportFailure> {
+    ) -> Result<TransportResponse, TransportError> {
         let label = request.urlRequest.label
         var headers = headers
         if !headers.keys.contains(where: { $0.caseInsensitiveCompare("Content-Length") == .orderedSame }) {
@@ -23,7 +23,7 @@ extension TransportResponse {
         guard let url = request.urlRequest.url,
             let response = HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)
         else {
-            return .failure(TransportFailure(.badResponse, message: "Could not build a response for \(label)."))
+            return .failure(TransportError(.badResponse, message: "Could not build a response for \(label)."))
         }
         let sent = CapturedBody(request).size
         var progress = TransferProgress(bytesSent: sent, totalBytesToSend: sent > 0 ? sent : nil)
@@ -43,7 +43,7 @@ extension TransportResponse {
         }
         guard body.count <= request.maximumResponseSize else {
             return .failure(
-                TransportFailure(
+                TransportError(
                     .responseTooLarge(limit: request.maximumResponseSize),
                     message: "The response to \(label) is larger than \(request.maximumResponseSize) bytes."))
         }
@@ -56,10 +56,10 @@ extension TransportResponse {
     /// Writes a download body as ``/EndpointKit/URLSessionTransport`` would; returns the bytes the file holds.
     private static func write(
         _ body: Data, of response: HTTPURLResponse, to download: DownloadTarget
-    ) throws(TransportFailure) -> Int64 {
+    ) throws(TransportError) -> Int64 {
         let resuming = response.statusCode == 206 && download.resumeOffset > 0
         if response.statusCode == 206, !resuming || rangeStart(of: response) != download.resumeOffset {
-            throw TransportFailure(.badResponse, message: "The server answered a range that was not asked for.")
+            throw TransportError(.badResponse, message: "The server answered a range that was not asked for.")
         }
         download.onResponse?(response)
         let url = download.fileURL
@@ -75,7 +75,7 @@ extension TransportResponse {
             try body.write(to: url)
             return Int64(body.count)
         } catch {
-            throw TransportFailure(
+            throw TransportError(
                 .localFileError, message: "Cannot write the download to \(url.path): \(error)", underlyingError: error)
         }
     }

@@ -39,7 +39,7 @@ final class ImpairedTransferTests: TransportTestCase {
         var policy: RetryPolicy
         var path: RequestPath { "/sink" }
         var parameters: RequestParameters {
-            RequestParameters(body: .data(body, contentType: "application/octet-stream"))
+            .data(body, contentType: "application/octet-stream")
         }
         var idle: TimeInterval = 20
         var retrier: (any RequestRetrier)? { policy }

@@ -41,7 +41,7 @@ final class ClientCertificateTests: XCTestCase {
     /// Sends one GET to the mutual-TLS server through a ``CurlTransport`` trusting the test CA.
     private func fetch(
         host: String = "127.0.0.1", _ configure: (inout CurlTransport.Configuration) -> Void
-    ) throws -> Result<TransportResponse, TransportFailure> {
+    ) throws -> Result<TransportResponse, TransportError> {
         var configuration = CurlTransport.Configuration(
             serverTrustPolicy: try .customRoots([TLSCertificate(data: fixture.file("ca.pem"))]))
         configure(&configuration)
@@ -51,7 +51,7 @@ final class ClientCertificateTests: XCTestCase {
 
     /// Asserts that the server accepted the connection and saw the fixture's `client` certificate.
     private func assertAccepted(
-        _ result: Result<TransportResponse, TransportFailure>, file: StaticString = #filePath, line: UInt = #line
+        _ result: Result<TransportResponse, TransportError>, file: StaticString = #filePath, line: UInt = #line
     ) {
         guard case .success(let response) = result else { return XCTFail("\(result)", file: file, line: line) }
         XCTAssertEqual(response.response.statusCode, 200, file: file, line: line)
@@ -61,7 +61,7 @@ final class ClientCertificateTests: XCTestCase {
 
     /// Asserts that the server refused the connection, reported as a TLS failure.
     private func assertRefused(
-        _ result: Result<TransportResponse, TransportFailure>, file: StaticString = #filePath, line: UInt = #line
+        _ result: Result<TransportResponse, TransportError>, file: StaticString = #filePath, line: UInt = #line
     ) {
         guard case .failure(let error) = result else { return XCTFail("accepted: \(result)", file: file, line: line) }
         XCTAssertEqual(error.reason, .tls, error.message, file: file, line: line)

@@ -28,9 +28,9 @@ final class CurlTransportTests: XCTestCase {
 
     private func execute(
         _ urlRequest: URLRequest, deadline: TimeInterval = 10, on transport: CurlTransport? = nil
-    ) throws -> Result<TransportResponse, TransportFailure> {
+    ) throws -> Result<TransportResponse, TransportError> {
         let done = expectation(description: "completion")
-        let box = Locked<Result<TransportResponse, TransportFailure>?>(nil)
+        let box = Locked<Result<TransportResponse, TransportError>?>(nil)
         let request = TransportRequest(
             urlRequest: urlRequest, timeouts: Timeouts(total: deadline), maximumResponseSize: 1 << 26)
         _ = (transport ?? self.transport).execute(request) { result in
@@ -79,7 +79,7 @@ final class CurlTransportTests: XCTestCase {
 
     func testThatReleasingTheTransportCancelsTransfersInFlight() throws {
         let done = expectation(description: "cancelled")
-        let reason = Locked<TransportFailure.Reason?>(nil)
+        let reason = Locked<TransportError.Reason?>(nil)
         _ = transport.execute(
             TransportRequest(
                 urlRequest: URLRequest(url: server.url("/fault/stall")), timeouts: Timeouts(total: 30),

@@ -119,7 +119,7 @@ final class CurlTrustPolicyTests: TrustPolicyTestCase {
     func testThatURLSessionOnLinuxRefusesPoliciesItCannotEnforce() throws {
         let system = try URLSessionTransport(serverTrustPolicy: .system)
         let done = expectation(description: "completion")
-        let reason = Locked<TransportFailure.Reason?>(nil)
+        let reason = Locked<TransportError.Reason?>(nil)
         _ = system.execute(
             TransportRequest(
                 urlRequest: URLRequest(url: fixture.url(.leaf)), timeouts: Timeouts(total: 10),

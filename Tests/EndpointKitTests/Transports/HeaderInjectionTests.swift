@@ -59,16 +59,16 @@ final class HeaderInjectionTests: TransportTestCase {
                 var urlRequest = URLRequest(url: server.url("/echo"))
                 urlRequest.allHTTPHeaderFields = ["X-Token": value]
                 let error = try XCTUnwrap(execute(urlRequest)?.failure, value.debugDescription)
-                XCTAssertEqual(error.reason, .invalidRequest, value.debugDescription)
+                XCTAssertEqual(error.reason, .requestBuildFailed, value.debugDescription)
                 XCTAssertEqual(
                     error.underlyingError as? RequestBuildError, .controlCharacter(component: "header X-Token"))
             }
             var badMethod = URLRequest(url: server.url("/echo"))
             badMethod.httpMethod = "GET /admin HTTP/1.1\r\nX-Injected:"
-            XCTAssertEqual(try XCTUnwrap(execute(badMethod)?.failure).reason, .invalidRequest)
+            XCTAssertEqual(try XCTUnwrap(execute(badMethod)?.failure).reason, .requestBuildFailed)
             var badName = URLRequest(url: server.url("/echo"))
             badName.allHTTPHeaderFields = ["X-Token\r\nX-Injected": "1"]
-            XCTAssertEqual(try XCTUnwrap(execute(badName)?.failure).reason, .invalidRequest)
+            XCTAssertEqual(try XCTUnwrap(execute(badName)?.failure).reason, .requestBuildFailed)
             XCTAssertEqual(server.requestCount, 0, "nothing reached the server")
             // The same transport still sends a clean request.
             XCTAssertEqual(

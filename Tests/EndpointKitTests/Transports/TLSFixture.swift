@@ -98,9 +98,9 @@ final class TLSFixture: @unchecked Sendable {
 
     /// Sends one GET for `url` through `transport` and waits for its result (15 s at most; `nil`
     /// if it never came).
-    func fetch(_ url: URL, through transport: any Transport) -> Result<TransportResponse, TransportFailure>? {
+    func fetch(_ url: URL, through transport: any Transport) -> Result<TransportResponse, TransportError>? {
         let done = DispatchSemaphore(value: 0)
-        let box = Locked<Result<TransportResponse, TransportFailure>?>(nil)
+        let box = Locked<Result<TransportResponse, TransportError>?>(nil)
         let request = TransportRequest(
             urlRequest: URLRequest(url: url), timeouts: Timeouts(total: 10), maximumResponseSize: 1 << 20)
         let task = transport.execute(request) { result in

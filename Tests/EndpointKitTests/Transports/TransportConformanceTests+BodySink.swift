@@ -15,11 +15,11 @@ extension TransportConformanceTests {
     private func start(
         _ path: String, into sink: TestBodySink, limit: Int = 1 << 26, timeouts: Timeouts = Timeouts(total: 30),
         finished: XCTestExpectation
-    ) -> (task: any TransportTask, result: Locked<Result<TransportResponse, TransportFailure>?>) {
+    ) -> (task: any TransportTask, result: Locked<Result<TransportResponse, TransportError>?>) {
         var request = TransportRequest(
             urlRequest: URLRequest(url: server.url(path)), timeouts: timeouts, maximumResponseSize: limit)
         request.bodySink = sink
-        let box = Locked<Result<TransportResponse, TransportFailure>?>(nil)
+        let box = Locked<Result<TransportResponse, TransportError>?>(nil)
         let task = transport.execute(request) { result in
             box.value = result
             finished.fulfill()

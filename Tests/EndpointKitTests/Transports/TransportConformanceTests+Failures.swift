@@ -80,7 +80,7 @@ extension TransportConformanceTests {
         try forEachTransport {
             let cancelled = expectation(description: "cancelled")
             cancelled.assertForOverFulfill = true
-            let reasons = Locked<[TransportFailure.Reason]>([])
+            let reasons = Locked<[TransportError.Reason]>([])
             let stalled = transport.execute(
                 TransportRequest(
                     urlRequest: URLRequest(url: server.url("/fault/stall")), timeouts: Timeouts(total: 10),
@@ -130,8 +130,8 @@ extension TransportConformanceTests {
     }
 }
 
-extension Result where Failure == TransportFailure {
-    var failureReason: TransportFailure.Reason? {
+extension Result where Failure == TransportError {
+    var failureReason: TransportError.Reason? {
         if case .failure(let error) = self { return error.reason }
         return nil
     }

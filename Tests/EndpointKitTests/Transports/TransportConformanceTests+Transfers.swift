@@ -32,7 +32,7 @@ extension TransportConformanceTests {
     /// A GET resuming `file` at `offset`, as the client sends it.
     private func resume(
         _ path: String, into file: URL, at offset: Int64
-    ) throws -> Result<TransportResponse, TransportFailure> {
+    ) throws -> Result<TransportResponse, TransportError> {
         var request = URLRequest(url: server.url(path))
         request.setValue("bytes=\(offset)-", forHTTPHeaderField: "Range")
         return try XCTUnwrap(execute(request, download: DownloadTarget(fileURL: file, resumeOffset: offset)))

@@ -40,9 +40,9 @@ class TransportTestCase: LoopbackTestCase {
     func execute(
         _ urlRequest: URLRequest, timeouts: Timeouts = Timeouts(total: 10), limit: Int = 1 << 26, bodyFile: URL? = nil,
         download: DownloadTarget? = nil, progress: (@Sendable (TransferProgress) -> Void)? = nil
-    ) -> Result<TransportResponse, TransportFailure>? {
+    ) -> Result<TransportResponse, TransportError>? {
         let done = expectation(description: "transport completion")
-        let box = Locked<Result<TransportResponse, TransportFailure>?>(nil)
+        let box = Locked<Result<TransportResponse, TransportError>?>(nil)
         let request = TransportRequest(
             urlRequest: urlRequest, timeouts: timeouts, maximumResponseSize: limit, bodyFile: bodyFile,
             download: download, onProgress: progress)

@@ -40,7 +40,7 @@ class TrustPolicyTestCase: XCTestCase {
     /// Sends one GET to `served` through a new transport with `policy`.
     func fetch(
         _ served: TLSFixture.Served, host: String = "127.0.0.1", policy: ServerTrustPolicy
-    ) throws -> Result<TransportResponse, TransportFailure> {
+    ) throws -> Result<TransportResponse, TransportError> {
         try XCTUnwrap(fixture.fetch(fixture.url(served, host: host), through: transport(for: policy)))
     }
 
@@ -57,7 +57,7 @@ class TrustPolicyTestCase: XCTestCase {
     @discardableResult
     func assertRefused(
         _ served: TLSFixture.Served, _ policy: ServerTrustPolicy, file: StaticString = #filePath, line: UInt = #line
-    ) throws -> TransportFailure? {
+    ) throws -> TransportError? {
         guard case .failure(let error) = try fetch(served, policy: policy) else {
             XCTFail("\(served) was accepted", file: file, line: line)
             return nil

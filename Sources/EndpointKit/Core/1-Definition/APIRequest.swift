@@ -58,9 +58,6 @@ public protocol APIRequest: Sendable {
     var retrier: (any RequestRetrier)? { get }
     /// The priority of the transfer. ``RequestPriority/normal`` by default.
     var priority: RequestPriority { get }
-    /// Whether activity indicators count this request (a HUD flag; see ``RequestContext``).
-    /// `true` by default.
-    var showsActivityIndicator: Bool { get }
     /// How this request uses the client's response cache, overriding the client's default
     /// policy. `nil` by default.
     var cachePolicy: CachePolicy? { get }
@@ -120,8 +117,6 @@ extension APIRequest {
     public var retrier: (any RequestRetrier)? { nil }
     /// ``RequestPriority/normal``.
     public var priority: RequestPriority { .normal }
-    /// `true`.
-    public var showsActivityIndicator: Bool { true }
     /// `nil`: the client's default cache policy.
     public var cachePolicy: CachePolicy? { nil }
     /// `nil`: the client's setting.

@@ -89,9 +89,6 @@ open class BaseRequest<Response: Sendable>: APIRequest, DelegatingRequest {
     nonisolated open var retrier: (any RequestRetrier)? { nil }
     /// The priority. ``RequestPriority/normal`` unless overridden.
     nonisolated open var priority: RequestPriority { .normal }
-    /// Whether the activity indicator counts this request (YTK's `showHUD`). `true` unless
-    /// overridden.
-    nonisolated open var showsActivityIndicator: Bool { true }
     /// Whether identical requests in flight share one network call. `nil` (the client's setting)
     /// unless overridden.
     nonisolated open var coalescesIdenticalRequests: Bool? { nil }

@@ -121,14 +121,15 @@ extension Endpoint where Response: Decodable {
     /// - Parameters:
     ///   - path: The path relative to the base URL.
     ///   - query: Query parameters; none by default.
-    ///   - body: The body, for example `.json(model)` or `.form(["user": "ada"])`; none by default.
+    ///   - body: The body, for example `.json(model)` or `.form(["user": "ada"])`; none by default
+    ///     (its query items, if any, come before `query`'s).
     ///   - headers: Header fields; none by default.
     /// - Returns: The request.
     public static func post(
-        _ path: RequestPath, query: QueryItems = QueryItems(), body: RequestBody? = nil,
+        _ path: RequestPath, query: QueryItems = QueryItems(), body: RequestParameters? = nil,
         headers: HTTPHeaders = HTTPHeaders()
     ) -> Endpoint {
-        Endpoint(method: .post, path: path, parameters: RequestParameters(query: query, body: body), headers: headers)
+        Endpoint(method: .post, path: path, parameters: (body ?? .none).appendingQuery(query), headers: headers)
     }
 
     /// A `PUT` request.
@@ -139,10 +140,10 @@ extension Endpoint where Response: Decodable {
     ///   - headers: Header fields; none by default.
     /// - Returns: The request.
     public static func put(
-        _ path: RequestPath, query: QueryItems = QueryItems(), body: RequestBody? = nil,
+        _ path: RequestPath, query: QueryItems = QueryItems(), body: RequestParameters? = nil,
         headers: HTTPHeaders = HTTPHeaders()
     ) -> Endpoint {
-        Endpoint(method: .put, path: path, parameters: RequestParameters(query: query, body: body), headers: headers)
+        Endpoint(method: .put, path: path, parameters: (body ?? .none).appendingQuery(query), headers: headers)
     }
 
     /// A `PATCH` request.
@@ -153,10 +154,10 @@ extension Endpoint where Response: Decodable {
     ///   - headers: Header fields; none by default.
     /// - Returns: The request.
     public static func patch(
-        _ path: RequestPath, query: QueryItems = QueryItems(), body: RequestBody? = nil,
+        _ path: RequestPath, query: QueryItems = QueryItems(), body: RequestParameters? = nil,
         headers: HTTPHeaders = HTTPHeaders()
     ) -> Endpoint {
-        Endpoint(method: .patch, path: path, parameters: RequestParameters(query: query, body: body), headers: headers)
+        Endpoint(method: .patch, path: path, parameters: (body ?? .none).appendingQuery(query), headers: headers)
     }
 
     /// A `DELETE` request.
@@ -167,9 +168,9 @@ extension Endpoint where Response: Decodable {
     ///   - headers: Header fields; none by default.
     /// - Returns: The request.
     public static func delete(
-        _ path: RequestPath, query: QueryItems = QueryItems(), body: RequestBody? = nil,
+        _ path: RequestPath, query: QueryItems = QueryItems(), body: RequestParameters? = nil,
         headers: HTTPHeaders = HTTPHeaders()
     ) -> Endpoint {
-        Endpoint(method: .delete, path: path, parameters: RequestParameters(query: query, body: body), headers: headers)
+        Endpoint(method: .delete, path: path, parameters: (body ?? .none).appendingQuery(query), headers: headers)
     }
 }

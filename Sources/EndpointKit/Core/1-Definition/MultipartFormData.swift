@@ -65,7 +65,7 @@ public struct MultipartFormData: Sendable {
     }
 
     /// Appends a file streamed from disk. The file name defaults to the file's own name and the
-    /// MIME type to the one for its extension (``MIMEType``).
+    /// MIME type to the one for its extension (`MIMEType`).
     public mutating func append(
         fileAt url: URL, name: String, fileName: String? = nil, mimeType: String? = nil,
         headers: HTTPHeaders = HTTPHeaders()

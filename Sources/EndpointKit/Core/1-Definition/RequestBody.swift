@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Encoding happens when the request is built; a value that cannot be encoded fails that request
 /// with ``RequestBuildError/bodyEncodingFailed(_:)`` rather than crashing.
-public struct RequestBody: Sendable {
+package struct RequestBody: Sendable {
     enum Storage: Sendable {
         case data(Data, contentType: String)
         case encodable(@Sendable (JSONEncoder) throws -> Data, encoder: JSONEncoder?)
@@ -17,12 +17,12 @@ public struct RequestBody: Sendable {
     let storage: Storage
 
     /// A JSON body from an `Encodable` value, encoded with `encoder` or else the client's encoder.
-    public static func json<Value: Encodable & Sendable>(_ value: Value, encoder: JSONEncoder? = nil) -> RequestBody {
+    package static func json<Value: Encodable & Sendable>(_ value: Value, encoder: JSONEncoder? = nil) -> RequestBody {
         RequestBody(storage: .encodable({ try $0.encode(value) }, encoder: encoder))
     }
 
     /// A JSON body from a ``JSONValue`` literal, encoded with sorted keys.
-    public static func json(_ value: JSONValue) -> RequestBody {
+    package static func json(_ value: JSONValue) -> RequestBody {
         RequestBody(
             storage: .encodable(
                 { _ in
@@ -35,7 +35,7 @@ public struct RequestBody: Sendable {
     /// A JSON body from a Foundation object graph (`[String: Any]`, `[Any]`, as used with
     /// `JSONSerialization`). It is serialized now; an object that is not valid JSON fails the
     /// request when it is built.
-    public static func jsonObject(_ object: Any) -> RequestBody {
+    package static func jsonObject(_ object: Any) -> RequestBody {
         guard JSONSerialization.isValidJSONObject(object),
             let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
         else {
@@ -45,24 +45,24 @@ public struct RequestBody: Sendable {
     }
 
     /// An `application/x-www-form-urlencoded` body.
-    public static func form(_ items: QueryItems) -> RequestBody { RequestBody(storage: .form(items)) }
+    package static func form(_ items: QueryItems) -> RequestBody { RequestBody(storage: .form(items)) }
 
     /// A `multipart/form-data` body (see ``MultipartFormData``).
-    public static func multipart(_ form: MultipartFormData) -> RequestBody { RequestBody(storage: .multipart(form)) }
+    package static func multipart(_ form: MultipartFormData) -> RequestBody { RequestBody(storage: .multipart(form)) }
 
     /// The bytes of a file, streamed from disk with a known `Content-Length`. A missing or
     /// unreadable file fails the request before anything is sent.
-    public static func file(_ url: URL, contentType: String? = nil) -> RequestBody {
+    package static func file(_ url: URL, contentType: String? = nil) -> RequestBody {
         RequestBody(storage: .file(url, contentType: contentType ?? MIMEType.forFileName(url.lastPathComponent)))
     }
 
     /// Raw bytes with the given content type.
-    public static func data(_ data: Data, contentType: String) -> RequestBody {
+    package static func data(_ data: Data, contentType: String) -> RequestBody {
         RequestBody(storage: .data(data, contentType: contentType))
     }
 
     /// Text encoded as UTF-8.
-    public static func text(_ text: String, contentType: String = "text/plain; charset=utf-8") -> RequestBody {
+    package static func text(_ text: String, contentType: String = "text/plain; charset=utf-8") -> RequestBody {
         RequestBody(storage: .data(Data(text.utf8), contentType: contentType))
     }
 }

@@ -15,13 +15,13 @@ import Foundation
 public struct RequestParameters: Sendable, ExpressibleByDictionaryLiteral {
     /// Parameters always sent in the query string.
     public var query: QueryItems
-    /// The body, if any.
-    public var body: RequestBody?
+    /// The body, if any: made by the factories below.
+    package var body: RequestBody?
     /// Parameters placed by method: query for `GET`, `HEAD` and `DELETE`, form body otherwise.
     public var methodDependent: QueryItems
 
     /// Creates parameters from their parts.
-    public init(query: QueryItems = QueryItems(), body: RequestBody? = nil, methodDependent: QueryItems = QueryItems())
+    package init(query: QueryItems = QueryItems(), body: RequestBody? = nil, methodDependent: QueryItems = QueryItems())
     {
         self.query = query
         self.body = body
@@ -77,8 +77,10 @@ public struct RequestParameters: Sendable, ExpressibleByDictionaryLiteral {
         RequestParameters(body: .file(url, contentType: contentType))
     }
 
-    /// Any body.
-    public static func body(_ body: RequestBody) -> RequestParameters { RequestParameters(body: body) }
+    /// A text body (UTF-8), `text/plain` unless `contentType` says otherwise.
+    public static func text(_ text: String, contentType: String = "text/plain; charset=utf-8") -> RequestParameters {
+        RequestParameters(body: .text(text, contentType: contentType))
+    }
 
     /// These parameters with `items` appended to the query string, whatever the body is: a JSON or
     /// form body stays the body and the items go into the URL.

@@ -9,7 +9,7 @@ public enum RequestPriority: Sendable, Hashable, Comparable {
     case high
 
     /// The value used for `URLSessionTask.priority` (0 to 1).
-    public var taskPriority: Float {
+    package var taskPriority: Float {
         switch self {
         case .low: return 0.25
         case .normal: return 0.5

@@ -27,7 +27,6 @@ struct ResolvedRequest<Request: APIRequest>: Sendable {
     let endpointName: String
     /// The request's send information; what the send site adds is merged in when a context is made.
     let sendInfo: SendInfo
-    let showsActivityIndicator: Bool
     /// Asked last whether a failed attempt is sent again: the request's own, else the client's.
     let retrier: (any RequestRetrier)?
     /// Whether attempts share identical transfers in flight: the request's choice, else the client's
@@ -54,7 +53,6 @@ struct ResolvedRequest<Request: APIRequest>: Sendable {
         // machinery (about 1.4% of a request's CPU); `type(of:)` names a subclass, not its base.
         endpointName = _typeName(type(of: request), qualified: false)
         sendInfo = request.sendInfo
-        showsActivityIndicator = request.showsActivityIndicator
         retrier = request.retrier ?? configuration.retrier
         coalesces =
             request.coalescesIdenticalRequests

@@ -12,8 +12,6 @@ public struct RequestContext: Sendable {
     public let attempt: Int
     /// Why each earlier attempt failed, oldest first.
     public let previousFailures: [APIFailure]
-    /// Whether the request wants the activity indicator (see ``APIRequest/showsActivityIndicator``).
-    public let showsActivityIndicator: Bool
     /// What the send carries for plugins: the request's ``APIRequest/sendInfo`` with the send
     /// site's `info:` added.
     public let info: SendInfo
@@ -21,7 +19,7 @@ public struct RequestContext: Sendable {
     /// Creates a context. The client does this; tests of interceptors and plugins may too.
     public init(
         id: UInt64, endpoint: String, method: HTTPMethod, tag: String?, attempt: Int, previousFailures: [APIFailure],
-        showsActivityIndicator: Bool, info: SendInfo = .empty
+        info: SendInfo = .empty
     ) {
         self.info = info
         self.id = id
@@ -30,6 +28,5 @@ public struct RequestContext: Sendable {
         self.tag = tag
         self.attempt = attempt
         self.previousFailures = previousFailures
-        self.showsActivityIndicator = showsActivityIndicator
     }
 }

@@ -27,7 +27,7 @@ extension RequestExecution {
         }
         if let (limit, seconds) = limits.min(by: { $0.1 < $1.1 }) {
             schedule(after: seconds) {
-                let error = TransportFailure.timedOut(limit, after: seconds)
+                let error = TransportError.timedOut(limit, after: seconds)
                 deliver(
                     .failure(
                         TransportError(

@@ -128,7 +128,7 @@ final class RequestExecution<Request: APIRequest>: Sendable {
         let info = sendSiteInfo.isEmpty ? resolved.sendInfo : resolved.sendInfo.merging(sendSiteInfo)
         return RequestContext(
             id: handle.id, endpoint: handle.endpoint, method: resolved.method, tag: resolved.tag, attempt: attempt,
-            previousFailures: failures, showsActivityIndicator: resolved.showsActivityIndicator, info: info)
+            previousFailures: failures, info: info)
     }
 
     // MARK: - Attempts
@@ -172,7 +172,7 @@ final class RequestExecution<Request: APIRequest>: Sendable {
                 switch outcome {
                 case .success(let adapted):
                     // Adapters may write anything into the request: check its head again.
-                    if let violation = HeaderFieldRules.violation(in: adapted) {
+                    if let violation = HeaderFieldRules.refusal(of: adapted) {
                         return finish(.transportError(violation))
                     }
                     var adaptedBuilt = built
@@ -211,7 +211,6 @@ final class RequestExecution<Request: APIRequest>: Sendable {
             guard handle.isRunning else { return }
             processing { [self] in
                 guard handle.isRunning else { return }
-                let outcome = outcome.mapError(TransportError.init)
                 evaluate(process(outcome, for: urlRequest, attempt: attempt), urlRequest: urlRequest, attempt: attempt)
             }
         }

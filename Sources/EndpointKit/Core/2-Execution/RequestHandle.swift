@@ -60,13 +60,6 @@ public final class RequestHandle: Sendable, Hashable, CustomStringConvertible {
     /// The publisher of this send's progress, if the send reports progress or someone asked.
     var existingProgressReporter: ProgressReporter? { storage.withLock { $0.reporter } }
 
-    /// The transfer's progress as a Foundation `Progress` (fraction completed; ends at 1 on success).
-    public var progress: Progress { progressReporter.progress }
-
-    /// Progress values from now on, starting with the latest, never going backwards; the sequence
-    /// ends when the request completes (with a value whose fraction is 1 on success).
-    public var progressUpdates: AsyncStream<TransferProgress> { progressReporter.updates() }
-
     /// Whether a cancel should also delete a resumable download's partial file.
     var discardsPartialDownload: Bool { storage.withLock { $0.discardPartial } }
 

@@ -45,18 +45,13 @@ enum HeaderFieldRules {
         for (name, value) in fields { try check(name: name, value: value) }
     }
 
-    /// The check of ``check(_:)`` as the error a request fails with in the client.
-    static func violation(in request: URLRequest) -> TransportError? {
-        refusal(of: request).map(TransportError.init)
-    }
-
     /// The check of ``check(_:)`` as the failure a transport reports before writing anything.
-    static func refusal(of request: URLRequest) -> TransportFailure? {
+    static func refusal(of request: URLRequest) -> TransportError? {
         do throws(RequestBuildError) {
             try check(request)
             return nil
         } catch {
-            return TransportFailure(.invalidRequest, message: error.description, underlyingError: error)
+            return TransportError(.requestBuildFailed, message: error.description, underlyingError: error)
         }
     }
 }

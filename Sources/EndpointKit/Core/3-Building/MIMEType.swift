@@ -1,7 +1,7 @@
 /// The MIME types EndpointKit infers from file extensions for multipart file parts.
-public enum MIMEType {
+package enum MIMEType {
     /// The built-in table: extension (lowercased, no dot) to MIME type.
-    public static let byExtension: [String: String] = [
+    package static let byExtension: [String: String] = [
         "jpg": "image/jpeg", "jpeg": "image/jpeg", "png": "image/png", "gif": "image/gif", "webp": "image/webp",
         "heic": "image/heic", "heif": "image/heif", "bmp": "image/bmp", "tif": "image/tiff", "tiff": "image/tiff",
         "svg": "image/svg+xml", "ico": "image/x-icon", "mp4": "video/mp4", "mov": "video/quicktime",
@@ -18,10 +18,10 @@ public enum MIMEType {
     ]
 
     /// `application/octet-stream`, for unknown extensions.
-    public static let fallback = "application/octet-stream"
+    package static let fallback = "application/octet-stream"
 
     /// The MIME type for a file name's extension, or ``fallback``.
-    public static func forFileName(_ fileName: String) -> String {
+    package static func forFileName(_ fileName: String) -> String {
         guard let dot = fileName.lastIndex(of: "."), dot != fileName.startIndex else { return fallback }
         return byExtension[fileName[fileName.index(after: dot)...].lowercased()] ?? fallback
     }

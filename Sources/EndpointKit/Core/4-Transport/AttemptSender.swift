@@ -9,11 +9,11 @@ protocol AttemptSender: Sendable {
     /// Starts the transfer of `request`, built from `endpoint`.
     func send<Request: APIRequest>(
         _ request: TransportRequest, for endpoint: Request,
-        completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
+        completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
     ) -> any TransportTask
 }
 
-/// The client's transport as an ``AttemptSender``: an ``EndpointAwareTransport`` (a test double)
+/// The client's transport as an ``AttemptSender``: an `EndpointAwareTransport` (a test double)
 /// is also told the endpoint; any other transport sees only the transport request.
 struct TransportSender: AttemptSender {
     let transport: any Transport
@@ -26,7 +26,7 @@ struct TransportSender: AttemptSender {
 
     func send<Request: APIRequest>(
         _ request: TransportRequest, for endpoint: Request,
-        completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
+        completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
     ) -> any TransportTask {
         if let endpointAware { return endpointAware.execute(request, for: endpoint, completion: completion) }
         return transport.execute(request, completion: completion)

@@ -6,8 +6,8 @@ import FoundationNetworking
 
 /// How transports follow redirects, with safe defaults.
 ///
-/// - At most ``maximumRedirects`` hops (10 by default), then ``TransportFailure/Reason/tooManyRedirects``.
-/// - An `https` request is never redirected to `http` (``TransportFailure/Reason/insecureRedirect``)
+/// - At most ``maximumRedirects`` hops (10 by default), then ``TransportError/Reason/tooManyRedirects``.
+/// - An `https` request is never redirected to `http` (``TransportError/Reason/insecureRedirect``)
 ///   unless ``allowsInsecureRedirects`` is set.
 /// - When a redirect leaves the original origin (scheme, host, port), `Authorization`, `Cookie`
 ///   and `Proxy-Authorization` are dropped, so credentials are not handed to another server.
@@ -36,7 +36,7 @@ public struct RedirectPolicy: Sendable, Hashable {
         /// Do not follow; the 3xx is the response.
         case stop
         /// Fail the request.
-        case fail(TransportFailure.Reason, String)
+        case fail(TransportError.Reason, String)
 
         /// Compares decisions (errors by reason and message).
         public static func == (lhs: Decision, rhs: Decision) -> Bool {

@@ -34,7 +34,7 @@ import FoundationNetworking
 /// Calls come from the transport's thread, one at a time and in order; `resume` may be called
 /// from any thread, at any time (it does nothing once the transfer ended). A transport that cannot
 /// pause (URLSession on Linux, whose `suspend()` restarts the request) keeps what the sink refused
-/// and fails the transfer with ``TransportFailure/Reason/responseTooLarge(limit:)`` once that
+/// and fails the transfer with ``TransportError/Reason/responseTooLarge(limit:)`` once that
 /// backlog passes ``TransportRequest/maximumResponseSize``. A transport that ignores the sink
 /// collects the body: ``APIClient``'s streaming requests then get their elements at the end.
 public protocol ResponseBodySink: Sendable {

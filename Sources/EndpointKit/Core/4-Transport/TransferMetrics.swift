@@ -68,7 +68,7 @@ public struct TransferMetrics: Sendable, Hashable, CustomStringConvertible {
     /// Creates metrics; transports and test doubles use this. Every field is `nil` (0 redirects)
     /// by default. Times are kept to the microsecond; `httpVersion` is one of the four names
     /// above (anything else reads back as `nil`); `remoteAddress` keeps its first 63 bytes.
-    public init(
+    package init(
         domainLookupEnd: TimeInterval? = nil, connectEnd: TimeInterval? = nil,
         secureConnectionEnd: TimeInterval? = nil, responseStart: TimeInterval? = nil,
         responseEnd: TimeInterval? = nil, requestBodyBytesSent: Int64? = nil, responseBodyBytesReceived: Int64? = nil,

@@ -10,14 +10,14 @@ import FoundationNetworking
 /// tests and other HTTP stacks plug in here.
 ///
 /// A transport must call `completion` exactly once per ``execute(_:completion:)``, also after
-/// ``TransportTask/cancel()`` (with ``TransportFailure/Reason/cancelled``), and must enforce
-/// ``TransportRequest/timeouts``, ending in ``TransportFailure/Reason/timedOut`` with the
-/// ``TransportFailure/timeoutLimit`` that ran out (see ``TransportFailure/timedOut(_:after:url:)``).
-/// ``APIClient`` reports a failure to its caller as the ``TransportError`` with the same reason.
+/// ``TransportTask/cancel()`` (with ``TransportError/Reason/cancelled``), and must enforce
+/// ``TransportRequest/timeouts``, ending in ``TransportError/Reason/timedOut`` with the
+/// ``TransportError/timeoutLimit`` that ran out. ``APIClient`` hands the error to its caller as
+/// it is.
 ///
 /// A transport checks the request head before writing it: a method or header name that is not a
 /// token, or a header value holding CR, LF or NUL, fails with
-/// ``TransportFailure/Reason/invalidRequest`` and nothing is sent.
+/// ``TransportError/Reason/requestBuildFailed`` and nothing is sent.
 public protocol Transport: Sendable {
     /// Starts a transfer.
     /// - Parameters:
@@ -26,7 +26,7 @@ public protocol Transport: Sendable {
     /// - Returns: A handle that cancels the transfer.
     func execute(
         _ request: TransportRequest,
-        completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
+        completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
     ) -> any TransportTask
 }
 
@@ -34,20 +34,20 @@ public protocol Transport: Sendable {
 /// that answer by endpoint (the testing kit's `StubTransport` matches stubs and sample responses
 /// on the endpoint value). HTTP stacks implement ``Transport`` only and never see the endpoint.
 ///
-/// ``APIClient`` calls ``execute(_:for:completion:)`` for every request it sends through such a
+/// ``APIClient`` calls `execute(_:for:completion:)` for every request it sends through such a
 /// transport; ``Transport/execute(_:completion:)`` serves callers that have no endpoint.
-public protocol EndpointAwareTransport: Transport {
+package protocol EndpointAwareTransport: Transport {
     /// Starts a transfer of `request`, built from `endpoint`; the same contract as
     /// ``Transport/execute(_:completion:)``.
     func execute<Request: APIRequest>(
         _ request: TransportRequest, for endpoint: Request,
-        completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
+        completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
     ) -> any TransportTask
 }
 
 /// A transfer in progress.
 public protocol TransportTask: Sendable {
-    /// Cancels the transfer; the completion reports ``TransportFailure/Reason/cancelled`` unless it
+    /// Cancels the transfer; the completion reports ``TransportError/Reason/cancelled`` unless it
     /// has already been called.
     func cancel()
 }
@@ -59,7 +59,7 @@ public struct TransportRequest: Sendable {
     /// The connect, idle and total limits.
     public var timeouts: Timeouts
     /// The largest body accepted in memory, in bytes; a larger body fails with
-    /// ``TransportFailure/Reason/responseTooLarge(limit:)``. Bodies written to a file are not capped.
+    /// ``TransportError/Reason/responseTooLarge(limit:)``. Bodies written to a file are not capped.
     public var maximumResponseSize: Int
     /// The transfer's priority.
     public var priority: RequestPriority

@@ -91,5 +91,33 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
     /// The reason and the message.
     public var description: String { "Transport error (\(reason)): \(message)" }
 
-    static func cancelled() -> TransportError { TransportError(.cancelled, message: "The request was cancelled.") }
+    /// A cancelled request.
+    package static func cancelled() -> TransportError {
+        TransportError(.cancelled, message: "The request was cancelled.")
+    }
+
+    /// A transfer that ran into `limit`.
+    /// - Parameters:
+    ///   - limit: The limit that fired.
+    ///   - seconds: Its value, for the message.
+    ///   - url: The request's URL, for the message.
+    package static func timedOut(
+        _ limit: Timeouts.Limit, after seconds: TimeInterval?, url: URL? = nil
+    )
+        -> TransportError
+    {
+        let value = seconds.map { " \(format($0)) s" } ?? ""
+        let target = url.map { " (\($0.redactedForMessages))" } ?? ""
+        let message: String
+        switch limit {
+        case .connect: message = "No connection to the server within\(value) (the connect timeout)\(target)."
+        case .idle: message = "No byte was sent or received for\(value) (the idle timeout)\(target)."
+        case .total: message = "The request did not finish within\(value) (the total timeout)\(target)."
+        }
+        return TransportError(.timedOut, message: message, timeoutLimit: limit)
+    }
+
+    private static func format(_ seconds: TimeInterval) -> String {
+        seconds == seconds.rounded() && abs(seconds) < 1e9 ? String(Int(seconds)) : String(seconds)
+    }
 }

@@ -6,29 +6,29 @@ import FoundationNetworking
 
 /// A stored response with what is needed to decide whether it may be used: when it was stored,
 /// until when it is fresh, its validators, its version and the request headers it varies on.
-public struct CachedResponse: Sendable, Hashable, Codable {
+package struct CachedResponse: Sendable, Hashable, Codable {
     /// The cache key (method, URL, and credential identity when sensitive data is cached).
-    public let key: String
+    package let key: String
     /// The request URL.
-    public let url: URL
+    package let url: URL
     /// The HTTP status code.
-    public let statusCode: Int
+    package let statusCode: Int
     /// The response headers.
-    public var headers: [String: String] {
+    package var headers: [String: String] {
         didSet { built = BuiltResponse() }
     }
     /// The raw body, as received (before ``APIRequest/transformBody(_:metadata:)``).
-    public var body: Data
+    package var body: Data
     /// When it was stored or last revalidated.
-    public var storedAt: Date
+    package var storedAt: Date
     /// Until when it is fresh; `nil` when it must be revalidated before every use.
-    public var freshUntil: Date?
+    package var freshUntil: Date?
     /// The ``CachePolicy/version`` it was stored under.
-    public let version: Int
+    package let version: Int
     /// The ``CachePolicy/tags`` it was stored with.
-    public let tags: Set<String>
+    package let tags: Set<String>
     /// For each header named in the response's `Vary`, the request's value ("" when absent).
-    public let varyValues: [String: String]
+    package let varyValues: [String: String]
     /// The `HTTPURLResponse` made from this value on its first use, shared by its copies: making
     /// one costs a cache hit about a fifth of its time. Not part of equality, hashing or coding.
     private var built = BuiltResponse()
@@ -38,24 +38,24 @@ public struct CachedResponse: Sendable, Hashable, Codable {
     }
 
     /// The `ETag` validator.
-    public var etag: String? { header("ETag") }
+    package var etag: String? { header("ETag") }
     /// The `Last-Modified` validator.
-    public var lastModified: String? { header("Last-Modified") }
+    package var lastModified: String? { header("Last-Modified") }
 
     /// A response header, by case-insensitive name.
-    public func header(_ name: String) -> String? {
+    package func header(_ name: String) -> String? {
         headers.first { $0.key.caseInsensitiveEquals(name) }?.value
     }
 
     /// Seconds since it was stored; infinite if the clock went backwards, so entries never become
     /// immortal.
-    public func age(at now: Date = Date()) -> TimeInterval {
+    package func age(at now: Date = Date()) -> TimeInterval {
         let age = now.timeIntervalSince(storedAt)
         return age >= 0 ? age : .infinity
     }
 
     /// Whether it may be used without asking the server.
-    public func isFresh(at now: Date = Date()) -> Bool {
+    package func isFresh(at now: Date = Date()) -> Bool {
         guard let freshUntil, now >= storedAt else { return false }
         return now < freshUntil
     }
@@ -85,7 +85,7 @@ public struct CachedResponse: Sendable, Hashable, Codable {
     ///   - policy: The request's policy.
     ///   - isSharedCache: Whether the cache serves several users (`private` is then not stored).
     ///   - now: The time of storage.
-    public static func make(
+    package static func make(
         from response: TransportResponse, request: URLRequest, key: String, policy: CachePolicy, isSharedCache: Bool,
         now: Date = Date()
     ) -> CachedResponse? {
@@ -149,7 +149,7 @@ public struct CachedResponse: Sendable, Hashable, Codable {
     }
 }
 
-/// Holds the response made from a ``CachedResponse``; every box is equal to every other, so the
+/// Holds the response made from a `CachedResponse`; every box is equal to every other, so the
 /// entry's equality and hash stay those of its stored fields.
 private final class BuiltResponse: Sendable, Hashable {
     let head = Locked<ResponseHead?>(nil)

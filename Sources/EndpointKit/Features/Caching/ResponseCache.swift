@@ -87,7 +87,7 @@ public final class ResponseCache: Sendable {
     }
 
     /// The entry stored under `key`, from memory or disk.
-    public func cachedResponse(forKey key: String) -> CachedResponse? {
+    package func cachedResponse(forKey key: String) -> CachedResponse? {
         let hit = state.withLock { state -> CachedResponse? in
             state.clock += 1
             guard var item = state.memory[key] else { return nil }
@@ -128,7 +128,7 @@ public final class ResponseCache: Sendable {
     }
 
     /// Stores an entry under its key, replacing what was there.
-    public func store(_ entry: CachedResponse) {
+    package func store(_ entry: CachedResponse) {
         let name = diskCapacity > 0 ? store?.fileName(for: entry.key) : nil
         let onDisk = state.withLock { state -> Bool in
             state.clock += 1
@@ -156,7 +156,7 @@ public final class ResponseCache: Sendable {
     }
 
     /// Removes the entry stored under `key`.
-    public func removeEntry(forKey key: String) {
+    package func removeEntry(forKey key: String) {
         let name = store?.fileName(for: key)
         let onDisk = state.withLock { state -> Bool in
             if let removed = state.memory.removeValue(forKey: key) { state.memorySize -= removed.size }

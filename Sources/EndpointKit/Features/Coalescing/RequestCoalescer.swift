@@ -38,7 +38,7 @@ final class RequestCoalescer: AttemptSender {
 
     func send<Request: APIRequest>(
         _ request: TransportRequest, for endpoint: Request,
-        completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
+        completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
     ) -> any TransportTask {
         guard request.bodyFile == nil, request.download == nil, request.bodySink == nil,
             let url = request.urlRequest.url
@@ -123,7 +123,7 @@ final class RequestCoalescer: AttemptSender {
     /// One caller of a shared transfer.
     struct Subscriber: Sendable {
         let id: UInt64
-        let completion: @Sendable (Result<TransportResponse, TransportFailure>) -> Void
+        let completion: @Sendable (Result<TransportResponse, TransportError>) -> Void
         let onProgress: (@Sendable (TransferProgress) -> Void)?
     }
 

@@ -32,20 +32,18 @@ extension APIClient {
     ///   - requests: The requests; results come back in this order.
     ///   - policy: What a failure does to the rest; ``BatchPolicy/keepPartial`` by default.
     ///   - maxConcurrent: How many requests run at the same time; 4 by default.
-    ///   - delegate: Also told the outcome, on the main actor; held weakly. `nil` by default.
     ///   - completion: Called exactly once with every request's result.
     /// - Returns: The batch's handle: cancelling it cancels every request still running or waiting.
     @discardableResult
     public func batch<each Request: APIRequest>(
         _ requests: repeat each Request, policy: BatchPolicy = .keepPartial, maxConcurrent: Int = 4,
-        delegate: (any BatchRequestDelegate)? = nil,
         completion: @escaping @MainActor @Sendable (BatchResult<(repeat APIResult<(each Request).Response>)>) -> Void
     ) -> RequestHandle {
         let slots = (repeat Self.slot(for: each requests))
         var operations: [BatchOperation] = []
         repeat operations.append((each slots).operation(sending: each requests, through: self))
         return startBatch(
-            operations, policy: policy, maxConcurrent: maxConcurrent, delegate: delegate,
+            operations, policy: policy, maxConcurrent: maxConcurrent, delegate: nil,
             results: { (repeat (each slots).result) }, completion: completion)
     }
 
@@ -57,7 +55,12 @@ extension APIClient {
         _ requests: repeat each Request, policy: BatchPolicy = .keepPartial, maxConcurrent: Int = 4,
         delegate: any BatchRequestDelegate
     ) -> RequestHandle {
-        batch(repeat each requests, policy: policy, maxConcurrent: maxConcurrent, delegate: delegate) { _ in }
+        let slots = (repeat Self.slot(for: each requests))
+        var operations: [BatchOperation] = []
+        repeat operations.append((each slots).operation(sending: each requests, through: self))
+        return startBatch(
+            operations, policy: policy, maxConcurrent: maxConcurrent, delegate: delegate,
+            results: { (repeat (each slots).result) }, completion: { _ in })
     }
 
     /// Sends any number of requests of one type together and returns when all of them ended,
@@ -86,19 +89,17 @@ extension APIClient {
     ///   - requests: The requests; results come back in this order.
     ///   - policy: What a failure does to the rest; ``BatchPolicy/keepPartial`` by default.
     ///   - maxConcurrent: How many requests run at the same time; 4 by default.
-    ///   - delegate: Also told the outcome, on the main actor; held weakly. `nil` by default.
     ///   - completion: Called exactly once with every request's result.
     /// - Returns: The batch's handle: cancelling it cancels every request still running or waiting.
     @discardableResult
     public func batch<Request: APIRequest>(
         _ requests: [Request], policy: BatchPolicy = .keepPartial, maxConcurrent: Int = 4,
-        delegate: (any BatchRequestDelegate)? = nil,
         completion: @escaping @MainActor @Sendable (BatchResult<[APIResult<Request.Response>]>) -> Void
     ) -> RequestHandle {
         let slots = requests.map { Self.slot(for: $0) }
         let operations = zip(slots, requests).map { $0.operation(sending: $1, through: self) }
         return startBatch(
-            operations, policy: policy, maxConcurrent: maxConcurrent, delegate: delegate,
+            operations, policy: policy, maxConcurrent: maxConcurrent, delegate: nil,
             results: { slots.map(\.result) }, completion: completion)
     }
 
@@ -110,7 +111,11 @@ extension APIClient {
         _ requests: [Request], policy: BatchPolicy = .keepPartial, maxConcurrent: Int = 4,
         delegate: any BatchRequestDelegate
     ) -> RequestHandle {
-        batch(requests, policy: policy, maxConcurrent: maxConcurrent, delegate: delegate) { _ in }
+        let slots = requests.map { Self.slot(for: $0) }
+        let operations = zip(slots, requests).map { $0.operation(sending: $1, through: self) }
+        return startBatch(
+            operations, policy: policy, maxConcurrent: maxConcurrent, delegate: delegate,
+            results: { slots.map(\.result) }, completion: { _ in })
     }
 
     // MARK: - Running

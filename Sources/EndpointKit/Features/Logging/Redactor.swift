@@ -68,23 +68,23 @@ public struct Redactor: Sendable, Hashable {
     }
 
     /// Whether the value of the header named `name` is secret.
-    public func isSecretHeader(_ name: String) -> Bool { headerNames.contains(name.lowercased()) }
+    package func isSecretHeader(_ name: String) -> Bool { headerNames.contains(name.lowercased()) }
 
     /// Whether the value of the query parameter, form field or JSON key named `name` is secret.
-    public func isSecretParameter(_ name: String) -> Bool { parameterNames.contains(name.lowercased()) }
+    package func isSecretParameter(_ name: String) -> Bool { parameterNames.contains(name.lowercased()) }
 
     /// The headers with secret values replaced, in their order.
-    public func redact(_ headers: HTTPHeaders) -> HTTPHeaders {
+    package func redact(_ headers: HTTPHeaders) -> HTTPHeaders {
         HTTPHeaders(headers.map { HTTPHeaders.Field(name: $0.name, value: redactHeader($0.name, value: $0.value)) })
     }
 
     /// The headers with secret values replaced.
-    public func redact(_ headers: [String: String]) -> [String: String] {
+    package func redact(_ headers: [String: String]) -> [String: String] {
         Dictionary(uniqueKeysWithValues: headers.map { ($0.key, redactHeader($0.key, value: $0.value)) })
     }
 
     /// `value`, or ``replacement`` when the header named `name` is secret.
-    public func redactHeader(_ name: String, value: String) -> String {
+    package func redactHeader(_ name: String, value: String) -> String {
         isSecretHeader(name) ? replacement : value
     }
 
@@ -101,7 +101,7 @@ public struct Redactor: Sendable, Hashable {
     }
 
     /// A percent-encoded query string (`a=1&token=x`) with the values of secret parameters replaced.
-    public func redactQuery(_ query: String) -> String {
+    package func redactQuery(_ query: String) -> String {
         redactPairs(query, plusIsSpace: false)
     }
 
@@ -112,7 +112,7 @@ public struct Redactor: Sendable, Hashable {
     ///   - body: The body.
     ///   - contentType: The `Content-Type` header of the body, if any.
     /// - Returns: The body, rewritten only if it held a secret (JSON then has sorted keys).
-    public func redactBody(_ body: Data, contentType: String?) -> Data {
+    package func redactBody(_ body: Data, contentType: String?) -> Data {
         guard !body.isEmpty, !parameterNames.isEmpty else { return body }
         let type = contentType?.lowercased() ?? ""
         if type.hasPrefix("application/x-www-form-urlencoded") {

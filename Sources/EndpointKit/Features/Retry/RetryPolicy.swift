@@ -68,7 +68,7 @@ public struct RetryPolicy: RequestRetrier, Hashable {
     public static let `default` = RetryPolicy()
 
     /// The wait before retry number `retry` (1-based), before jitter.
-    public func nominalDelay(forRetry retry: Int) -> TimeInterval {
+    package func nominalDelay(forRetry retry: Int) -> TimeInterval {
         min(maximumDelay, baseDelay * pow(multiplier, Double(max(0, retry - 1))))
     }
 
@@ -115,7 +115,7 @@ public struct RetryPolicy: RequestRetrier, Hashable {
 
     /// Parses `Retry-After` (RFC 9110 §10.2.3): delay-seconds or an HTTP date. Returns `nil` for an
     /// unparseable value or a date in the past.
-    public static func parseRetryAfter(_ value: String, now: Date) -> TimeInterval? {
+    package static func parseRetryAfter(_ value: String, now: Date) -> TimeInterval? {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
         if let seconds = Int(trimmed) { return seconds >= 0 ? TimeInterval(seconds) : nil }
         guard let date = HTTPDate.parse(trimmed) else { return nil }

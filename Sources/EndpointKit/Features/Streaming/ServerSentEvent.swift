@@ -1,6 +1,6 @@
 import Foundation
 
-/// One Server-Sent Event (`text/event-stream`), as dispatched by ``ServerSentEventParser``.
+/// One Server-Sent Event (`text/event-stream`), as dispatched by `ServerSentEventParser`.
 ///
 /// ```swift
 /// for try await event in client.stream(Completions(prompt: "Hi")) {

@@ -20,14 +20,14 @@ import Foundation
 /// - a blank line dispatches the block: it commits the last event ID and gives an event unless
 ///   the block had no `data`;
 /// - a block the input ends in (no blank line after it) gives no event (``finish()``).
-public struct ServerSentEventParser: Sendable {
+package struct ServerSentEventParser: Sendable {
     /// The last event ID committed by a dispatched block (the `Last-Event-ID` to reconnect with);
     /// empty while there is none.
-    public private(set) var lastEventID: String
+    package private(set) var lastEventID: String
     /// The reconnection time from the last valid `retry` field, in seconds.
-    public private(set) var reconnectionTime: TimeInterval?
+    package private(set) var reconnectionTime: TimeInterval?
     /// The most bytes a line or an event's data may hold.
-    public let maximumEventSize: Int
+    package let maximumEventSize: Int
 
     private var lines: LineSplitter
     private var isAtStart = true
@@ -43,7 +43,7 @@ public struct ServerSentEventParser: Sendable {
     ///     empty by default.
     ///   - reconnectionTime: The reconnection time to start from, in seconds; `nil` by default.
     ///   - maximumEventSize: The most bytes a line or an event's data may hold; 16 MiB by default.
-    public init(lastEventID: String = "", reconnectionTime: TimeInterval? = nil, maximumEventSize: Int = 16 << 20) {
+    package init(lastEventID: String = "", reconnectionTime: TimeInterval? = nil, maximumEventSize: Int = 16 << 20) {
         self.lastEventID = lastEventID
         self.reconnectionTime = reconnectionTime
         self.maximumEventSize = maximumEventSize
@@ -55,7 +55,7 @@ public struct ServerSentEventParser: Sendable {
     /// - Returns: The events the bytes complete, in order.
     /// - Throws: ``TransportError`` with ``TransportError/Reason/responseTooLarge(limit:)`` when a
     ///   line or an event's data passes ``maximumEventSize``.
-    public mutating func parse(_ bytes: UnsafeRawBufferPointer) throws -> [ServerSentEvent] {
+    package mutating func parse(_ bytes: UnsafeRawBufferPointer) throws -> [ServerSentEvent] {
         var events: [ServerSentEvent] = []
         // The splitter is moved out while it calls back into this parser.
         var splitter = LineSplitter(limit: 0)
@@ -68,14 +68,14 @@ public struct ServerSentEventParser: Sendable {
     }
 
     /// Reads the next bytes of the stream; see ``parse(_:)-(UnsafeRawBufferPointer)``.
-    public mutating func parse(_ data: Data) throws -> [ServerSentEvent] {
+    package mutating func parse(_ data: Data) throws -> [ServerSentEvent] {
         try data.withUnsafeBytes { try parse($0) }
     }
 
     /// The stream ended (or the connection was cut): the block being read is dropped without an
     /// event, and the parser starts over for a new stream, keeping ``lastEventID`` and
     /// ``reconnectionTime``.
-    public mutating func finish() {
+    package mutating func finish() {
         lines.reset()
         isAtStart = true
         data = []

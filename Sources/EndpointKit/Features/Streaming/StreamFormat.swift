@@ -54,7 +54,7 @@ extension StreamFormat where Element == String {
 }
 
 extension StreamFormat where Element == ServerSentEvent {
-    /// Server-Sent Events, parsed by the WHATWG rules (see ``ServerSentEventParser``). The stream
+    /// Server-Sent Events, parsed by the WHATWG rules (see `ServerSentEventParser`). The stream
     /// reconnects as ``StreamingRequest/reconnection`` says.
     public static var serverSentEvents: StreamFormat<ServerSentEvent> {
         StreamFormat(framing: .events) { frame, _ in frame.event }

@@ -230,7 +230,7 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
         let code = ek_curl_multi_add_handle(multi, transfer.easy)
         guard code == 0 else {
             transfer.release()
-            transfer.finish(.failure(TransportFailure(.other, message: "curl_multi_add_handle failed (\(code)).")))
+            transfer.finish(.failure(TransportError(.other, message: "curl_multi_add_handle failed (\(code)).")))
             return
         }
         active[transfer.easy] = transfer

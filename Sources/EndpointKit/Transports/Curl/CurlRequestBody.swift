@@ -30,14 +30,14 @@ struct CurlUploadFile {
     let length: Int64
 
     /// Opens the file.
-    /// - Throws: ``TransportFailure/Reason/localFileError`` if it cannot be read.
-    init(_ url: URL) throws(TransportFailure) {
+    /// - Throws: ``TransportError/Reason/localFileError`` if it cannot be read.
+    init(_ url: URL) throws(TransportError) {
         descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
         var status = stat()
         guard descriptor >= 0, fstat(descriptor, &status) == 0 else {
             let error = errno
             if descriptor >= 0 { POSIXFile.closeFile(descriptor) }
-            throw TransportFailure(
+            throw TransportError(
                 .localFileError, message: "Cannot read the body file \(url.path) (errno \(error)).")
         }
         length = Int64(status.st_size)

@@ -13,7 +13,7 @@ extension CurlTransfer {
     func receive(headerLine line: UnsafeRawBufferPointer) -> Int {
         guard head.consume(line), head.statusCode >= 200, receiveFailure == nil else { return line.count }
         storeCookies()
-        do throws(TransportFailure) {
+        do throws(TransportError) {
             if HTTPRedirect.statuses.contains(head.statusCode),
                 let proposed = try HTTPRedirect.proposedRequest(
                     after: request, status: head.statusCode, location: head.value(for: "Location"))
@@ -25,7 +25,7 @@ extension CurlTransfer {
                     redirectStep = .follow(next)
                     return line.count
                 case .fail(let reason, let message):
-                    redirectStep = .finish(.failure(TransportFailure(reason, message: message)))
+                    redirectStep = .finish(.failure(TransportError(reason, message: message)))
                     return 0
                 case .stop:
                     break
@@ -51,7 +51,7 @@ extension CurlTransfer {
         guard receiveFailure == nil else { return 0 }
         guard !bytes.isEmpty else { return 0 }
         if let stream, stream.isOpen { return deliver(bytes, to: stream) }
-        do throws(TransportFailure) {
+        do throws(TransportError) {
             try writer.append(bytes)
         } catch {
             receiveFailure = error
@@ -80,7 +80,7 @@ extension CurlTransfer {
     /// The idle limit, a stall detector on libcurl's byte counters: the event loop asks every
     /// transfer about four times a second (and never in between, so a transfer that moves costs
     /// nothing). `nil` while bytes move or the limit has not run out.
-    func idleFailure(at now: UInt64) -> TransportFailure? {
+    func idleFailure(at now: UInt64) -> TransportError? {
         guard idleLimit > 0, stream?.isPaused != true else { return nil }
         var received: Int64 = 0
         var sent: Int64 = 0
@@ -104,16 +104,16 @@ extension CurlTransfer {
             if code == 63 {  // CURLE_FILESIZE_EXCEEDED: a Content-Length over the cap.
                 return .finish(
                     .failure(
-                        TransportFailure(
+                        TransportError(
                             .responseTooLarge(limit: limit), message: "The response body is larger than \(limit) bytes."
                         )
                     ))
             }
             let error = CurlError(
                 code: Int(code), summary: CurlLibrary.describe(code), detail: String(cString: errorBuffer))
-            return .finish(.failure(TransportFailure(curlError: error, url: url)))
+            return .finish(.failure(TransportError(curlError: error, url: url)))
         }
-        do throws(TransportFailure) {
+        do throws(TransportError) {
             let response = try finalResponse()
             let body = try writer.finish()
             response.metrics = metrics()
@@ -125,7 +125,7 @@ extension CurlTransfer {
 
     /// Which of libcurl's two timers ended the hop (the idle limit is this transfer's own): the
     /// total deadline once it has passed, otherwise the connect limit.
-    private func timeoutError() -> TransportFailure {
+    private func timeoutError() -> TransportError {
         if let deadline, DispatchTime.now().uptimeNanoseconds + 50_000_000 >= deadline {
             return .timedOut(.total, after: timeouts.totalLimit, url: url)
         }
@@ -136,22 +136,22 @@ extension CurlTransfer {
     ///
     /// libcurl also reports success when the server closed the connection cleanly in the middle
     /// of the head (after a whole line): that is a lost connection, not a response.
-    private func finalResponse() throws(TransportFailure) -> ResponseHead {
+    private func finalResponse() throws(TransportError) -> ResponseHead {
         if let response { return response }
         guard head.isComplete else {
             let target = url.map { " (\($0.redactedForMessages))" } ?? ""
-            throw TransportFailure(
+            throw TransportError(
                 .connectionLost, message: "The connection closed before the response's headers were complete\(target).")
         }
         return try makeResponse()
     }
 
-    private func makeResponse() throws(TransportFailure) -> ResponseHead {
+    private func makeResponse() throws(TransportError) -> ResponseHead {
         guard let url,
             let response = ResponseHead(
                 url: url, statusCode: head.statusCode, httpVersion: httpVersion(), lines: head.lines)
         else {
-            throw TransportFailure(.badResponse, message: "The response has no valid status (\(head.statusCode)).")
+            throw TransportError(.badResponse, message: "The response has no valid status (\(head.statusCode)).")
         }
         return response
     }

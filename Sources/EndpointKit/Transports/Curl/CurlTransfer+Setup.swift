@@ -10,9 +10,9 @@ import FoundationNetworking
 extension CurlTransfer {
     /// Sets the easy handle's options for the current hop.
     /// - Returns: An error if the hop cannot start (deadline passed, option refused).
-    func configure() -> TransportFailure? {
+    func configure() -> TransportError? {
         guard let address = url?.absoluteString else {
-            return TransportFailure(.unsupportedURL, message: "The request has no URL.")
+            return TransportError(.unsupportedURL, message: "The request has no URL.")
         }
         var remaining = Int.max
         let now = DispatchTime.now().uptimeNanoseconds
@@ -48,7 +48,7 @@ extension CurlTransfer {
             }
         }
         guard options.failure == 0 else {
-            return TransportFailure(
+            return TransportError(
                 .other, message: "libcurl refused an option: \(CurlLibrary.describe(options.failure)).",
                 underlyingError: CurlError(
                     code: Int(options.failure), summary: CurlLibrary.describe(options.failure), detail: ""))
@@ -82,7 +82,7 @@ extension CurlTransfer {
         }
     }
 
-    private func configureMethodAndBody(_ options: inout CurlOptionSetter) -> TransportFailure? {
+    private func configureMethodAndBody(_ options: inout CurlOptionSetter) -> TransportError? {
         let given = request.httpMethod ?? "GET"
         guard given == "GET" || HeaderFieldRules.isToken(given) else {
             return HeaderFieldRules.refusal(of: request)
@@ -137,7 +137,7 @@ extension CurlTransfer {
 
     /// Builds the header list; the last check before the head is written: a field that could
     /// inject (see ``HeaderFieldRules``) fails the hop and nothing is sent.
-    private func configureHeaders(_ options: inout CurlOptionSetter) -> TransportFailure? {
+    private func configureHeaders(_ options: inout CurlOptionSetter) -> TransportError? {
         var list: UnsafeMutableRawPointer?
         let fields = request.allHTTPHeaderFields ?? [:]
         for (name, value) in fields {
@@ -145,7 +145,7 @@ extension CurlTransfer {
                 try HeaderFieldRules.check(name: name, value: value)
             } catch {
                 ek_curl_slist_free_all(list)
-                return TransportFailure(.invalidRequest, message: error.description, underlyingError: error)
+                return TransportError(.requestBuildFailed, message: error.description, underlyingError: error)
             }
             // "Name;" is libcurl's syntax for a header with an empty value.
             list = ek_curl_slist_append(list, value.isEmpty ? "\(name);" : "\(name): \(value)")

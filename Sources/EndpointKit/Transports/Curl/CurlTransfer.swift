@@ -17,7 +17,7 @@ import FoundationNetworking
 final class CurlTransfer: TransportTask, @unchecked Sendable {
     /// What happens after libcurl finished one hop.
     enum Step {
-        case finish(Result<TransportResponse, TransportFailure>)
+        case finish(Result<TransportResponse, TransportError>)
         case follow(URLRequest)
     }
 
@@ -63,19 +63,19 @@ final class CurlTransfer: TransportTask, @unchecked Sendable {
     /// Decided when a redirect's head is complete: follow it (its body is dropped) or fail.
     @exclusivity(unchecked) var redirectStep: Step?
     /// Why receiving stopped, if it did.
-    @exclusivity(unchecked) var receiveFailure: TransportFailure?
+    @exclusivity(unchecked) var receiveFailure: TransportError?
     @exclusivity(unchecked) var progress = TransferProgress()
     /// The body streamed to the request's sink (CurlTransfer+Streaming.swift), if it has one.
     let stream: CurlBodyStream?
 
     private var isReleased = false
     private let finished = Atomic(false)
-    private let completion: @Sendable (Result<TransportResponse, TransportFailure>) -> Void
+    private let completion: @Sendable (Result<TransportResponse, TransportError>) -> Void
     private weak var loop: CurlEventLoop?
 
     init?(
         request: TransportRequest, settings: CurlTransport.Settings, loop: CurlEventLoop,
-        completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
+        completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
     ) {
         guard let handle = loop.acquireHandle() else { return nil }
         self.handle = handle
@@ -118,7 +118,7 @@ final class CurlTransfer: TransportTask, @unchecked Sendable {
     /// Completes unless already completed.
     /// - Returns: Whether this call completed the transfer.
     @discardableResult
-    func finish(_ result: Result<TransportResponse, TransportFailure>) -> Bool {
+    func finish(_ result: Result<TransportResponse, TransportError>) -> Bool {
         let won = finished.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
         if won { completion(result) }
         return won

@@ -137,20 +137,20 @@ public final class CurlTransport: Transport {
     /// (`priority` is not used: libcurl has no priority between transfers).
     public func execute(
         _ request: TransportRequest,
-        completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
+        completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
     ) -> any TransportTask {
         guard let scheme = request.urlRequest.url?.scheme,
             scheme.caseInsensitiveEquals("http") || scheme.caseInsensitiveEquals("https")
         else {
             return fail(
-                TransportFailure(
+                TransportError(
                     .unsupportedURL,
                     message: "Only http and https URLs are supported (\(request.urlRequest.url?.scheme ?? "none"))."),
                 completion)
         }
         guard let transfer = CurlTransfer(request: request, settings: settings, loop: loop, completion: completion)
         else {
-            return fail(TransportFailure(.other, message: "curl_easy_init failed."), completion)
+            return fail(TransportError(.other, message: "curl_easy_init failed."), completion)
         }
         if let error = transfer.configure() {
             transfer.finish(.failure(error))
@@ -177,8 +177,8 @@ public final class CurlTransport: Transport {
     }
 
     private func fail(
-        _ error: TransportFailure,
-        _ completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
+        _ error: TransportError,
+        _ completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
     ) -> any TransportTask {
         DispatchQueue.global().async { completion(.failure(error)) }
         return FinishedTransportTask()

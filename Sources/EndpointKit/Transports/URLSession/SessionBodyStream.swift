@@ -54,7 +54,7 @@ final class SessionBodyStream: Sendable {
 
     /// Hands bytes to the sink, or keeps them while it is full.
     /// - Returns: A failure that ends the transfer: the backlog passed the limit (Linux).
-    func receive(_ data: Data) -> TransportFailure? {
+    func receive(_ data: Data) -> TransportError? {
         state.withLock { state in
             guard !state.isClosed else { return nil }
             if !state.isPaused {
@@ -67,7 +67,7 @@ final class SessionBodyStream: Sendable {
             state.pending.append(data)
             state.pendingBytes += data.count
             guard state.pendingBytes <= limit else {
-                return TransportFailure(
+                return TransportError(
                     .responseTooLarge(limit: limit),
                     message: "The reader fell more than \(limit) bytes behind the stream, and URLSession on Linux "
                         + "cannot pause a transfer (CurlTransport can).")

@@ -88,7 +88,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         {
             func refuse(_ reason: String) {
                 let message = "The server's certificate does not satisfy the trust policy (\(reason))."
-                transfer(for: task)?.fail(TransportFailure(.tls, message: message))
+                transfer(for: task)?.fail(TransportError(.tls, message: message))
                 completionHandler(.cancelAuthenticationChallenge, nil)
             }
             // Fails closed: without a SecTrust to check, the policy cannot be satisfied.

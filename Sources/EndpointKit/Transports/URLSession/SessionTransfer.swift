@@ -30,7 +30,7 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
     }
 
     private let url: URL?
-    private let completion: @Sendable (Result<TransportResponse, TransportFailure>) -> Void
+    private let completion: @Sendable (Result<TransportResponse, TransportError>) -> Void
     private let onProgress: (@Sendable (TransferProgress) -> Void)?
     private let state: Locked<State>
     private let original: URLRequest
@@ -51,7 +51,7 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
     var onFollowUp: (@Sendable (SessionTransfer, URLRequest) -> Void)?
 
     init(
-        request: TransportRequest, completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
+        request: TransportRequest, completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
     ) {
         url = request.urlRequest.url
         priority = request.priority
@@ -100,7 +100,7 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
     func cancel() { fail(.cancelled()) }
 
     /// Ends the transfer with `error` now and cancels the underlying task.
-    func fail(_ error: TransportFailure) {
+    func fail(_ error: TransportError) {
         if finish(.failure(error)) { state.withLock { $0.task }?.cancel() }
     }
 
@@ -119,12 +119,12 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
     func didReceive(response: URLResponse) -> Bool {
         serverReached()
         guard let http = response as? HTTPURLResponse else {
-            fail(TransportFailure(.badResponse, message: "The response is not an HTTP response."))
+            fail(TransportError(.badResponse, message: "The response is not an HTTP response."))
             return false
         }
         let streamed = stream.map { $0.open(http, task: state.withLock { $0.task }) } ?? false
-        let outcome = state.withLock { state -> Result<TransferProgress, TransportFailure> in
-            do throws(TransportFailure) {
+        let outcome = state.withLock { state -> Result<TransferProgress, TransportError> in
+            do throws(TransportError) {
                 if !streamed { try state.writer.begin(ResponseHead(http)) }
             } catch {
                 return .failure(error)
@@ -150,9 +150,9 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
             if let failure = stream.receive(data) { fail(failure) }
             return
         }
-        let outcome = state.withLock { state -> Result<TransferProgress, TransportFailure>? in
+        let outcome = state.withLock { state -> Result<TransferProgress, TransportError>? in
             guard !state.isFinished else { return nil }
-            do throws(TransportFailure) {
+            do throws(TransportError) {
                 try state.writer.append(data)
             } catch {
                 return .failure(error)
@@ -180,7 +180,7 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
 
     /// Applies the redirect policy: the request to follow with (or `nil` to stop), and an error
     /// to fail with after answering URLSession.
-    func redirect(status: Int, proposed: URLRequest) -> (next: URLRequest?, failure: TransportFailure?) {
+    func redirect(status: Int, proposed: URLRequest) -> (next: URLRequest?, failure: TransportError?) {
         serverReached()
         let count = state.withLock {
             $0.redirects += 1
@@ -199,7 +199,7 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
             #endif
             return (next, nil)
         case .stop: return (nil, nil)
-        case .fail(let reason, let message): return (nil, TransportFailure(reason, message: message))
+        case .fail(let reason, let message): return (nil, TransportError(reason, message: message))
         }
     }
 
@@ -228,17 +228,17 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
                 .failure(
                     timedOut
                         ? .timedOut(.idle, after: timeouts.idleLimit, url: url)
-                        : TransportFailure(urlSessionError: error, url: url)))
+                        : TransportError(urlSessionError: error, url: url)))
             return
         }
         guard let response else {
             finish(
                 .failure(
-                    TransportFailure(.badResponse, message: "The server closed the connection without a response.")))
+                    TransportError(.badResponse, message: "The server closed the connection without a response.")))
             return
         }
-        let body = state.withLock { state -> Result<(data: Data, fileURL: URL?), TransportFailure> in
-            do throws(TransportFailure) {
+        let body = state.withLock { state -> Result<(data: Data, fileURL: URL?), TransportError> in
+            do throws(TransportError) {
                 return .success(try state.writer.finish())
             } catch {
                 return .failure(error)
@@ -274,7 +274,7 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
     }
 
     @discardableResult
-    private func finish(_ result: Result<TransportResponse, TransportFailure>) -> Bool {
+    private func finish(_ result: Result<TransportResponse, TransportError>) -> Bool {
         let (won, timers, unregister) = state.withLock {
             state -> (Bool, [any DispatchSourceTimer], (@Sendable () -> Void)?) in
             guard !state.isFinished else { return (false, [], nil) }

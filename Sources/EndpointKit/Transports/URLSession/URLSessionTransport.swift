@@ -123,11 +123,11 @@ public final class URLSessionTransport: Transport {
     /// Starts a data task for the request; see ``Transport/execute(_:completion:)``.
     public func execute(
         _ request: TransportRequest,
-        completion: @escaping @Sendable (Result<TransportResponse, TransportFailure>) -> Void
+        completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
     ) -> any TransportTask {
         guard let scheme = request.urlRequest.url?.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             // URLSession on Linux hands other schemes (ftp, file) to libcurl, which may hang on them.
-            let error = TransportFailure(
+            let error = TransportError(
                 .unsupportedURL,
                 message: "Only http and https URLs are supported (\(request.urlRequest.url?.scheme ?? "none")).")
             DispatchQueue.global().async { completion(.failure(error)) }

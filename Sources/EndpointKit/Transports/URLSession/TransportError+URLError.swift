@@ -4,7 +4,7 @@ import Foundation
 import FoundationNetworking
 #endif
 
-extension TransportFailure {
+extension TransportError {
     /// Classifies an error from URLSession.
     ///
     /// On Linux a TLS failure arrives as error `-1` ("SSL certificate problem: ...") rather than
@@ -13,7 +13,7 @@ extension TransportFailure {
     /// - Parameters:
     ///   - error: The error URLSession reported.
     ///   - url: The URL that was requested.
-    public init(urlSessionError error: any Error, url: URL?) {
+    package init(urlSessionError error: any Error, url: URL?) {
         let urlError = error as? URLError
         let nsError = error as NSError
         let text = nsError.localizedDescription

@@ -1,7 +1,7 @@
 #if os(Linux) && canImport(CCurlShim)
 import Foundation
 
-extension TransportFailure {
+extension TransportError {
     /// Classifies a failed libcurl transfer by its `CURLcode`.
     /// - Parameters:
     ///   - error: The code and libcurl's texts.
