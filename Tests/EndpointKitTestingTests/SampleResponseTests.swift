@@ -22,6 +22,20 @@ import Testing
         #expect(second.value?.name == "Sample")
     }
 
+    @Test func theSampleCanAnswerWithAnotherStatusKeepingItsBody() async {
+        let stubs = StubTransport()
+        stubs.stub(.request(GetProfile.self), sequence: [.sample(status: 401), .sample("missing", status: 410), .sample])
+        let client = makeClient(stubs)
+        let unauthorized = await client.send(GetProfile(id: 3)).serverFailure
+        let gone = await client.send(GetProfile(id: 3)).serverFailure
+        let sample = await client.send(GetProfile(id: 3)).value
+        #expect(unauthorized?.statusCode == 401)
+        #expect(unauthorized.map { String(decoding: $0.metadata.data, as: UTF8.self) } == #"{"id":3,"name":"Sample"}"#)
+        #expect(gone?.statusCode == 410)
+        #expect(gone.map { String(decoding: $0.metadata.data, as: UTF8.self) } == "no such profile")
+        #expect(sample == Profile(id: 3, name: "Sample"), "the sample itself keeps its status")
+    }
+
     @Test func unmatchedRequestsFallBackToSamplesWhenAsked() async {
         let stubs = StubTransport(answersFromSamples: true)
         stubs.stub(.request(GetProfile.self, where: { $0.id == 1 }), with: .json(#"{"id":1,"name":"stubbed"}"#))

@@ -97,6 +97,76 @@ final class AuthenticationTests: LoopbackTestCase {
         XCTAssertEqual(server.requestCount, 2)
     }
 
+    func testThatACredentialAboutToExpireIsRefreshedOnceBeforeConcurrentSendsAndNo401IsSeen() async {
+        // GIVEN a server counting what each credential gets, and a credential flagged as expiring
+        let received = Locked<[String]>([])
+        server.route("/item") { request in
+            received.value.append(request.header("Authorization") ?? "-")
+            return request.header("Authorization") == "Bearer new"
+                ? .json(["id": 1, "name": "secret"])
+                : .json(["message": "expired"], status: 401)
+        }
+        let refreshes = Counter()
+        let auth = AuthenticationInterceptor<String>(
+            credential: "old",
+            apply: { token, request in request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") },
+            refresh: { _ in
+                refreshes.increment()
+                try await Task.sleep(nanoseconds: 200_000_000)
+                return "new"
+            },
+            requiresRefresh: { $0 == "old" })
+        let client = makeClient { $0.interceptors = [auth] }
+
+        // WHEN twenty requests start together
+        let results = await withTaskGroup(of: APIResult<Item>.self) { group in
+            for _ in 0..<20 { group.addTask { await client.send(GetItem()) } }
+            var results: [APIResult<Item>] = []
+            for await result in group { results.append(result) }
+            return results
+        }
+
+        // THEN one refresh ran before any was sent, and the server only ever saw the new token
+        XCTAssertEqual(results.filter { $0.value?.name == "secret" }.count, 20)
+        XCTAssertEqual(refreshes.total, 1)
+        XCTAssertEqual(received.value, Array(repeating: "Bearer new", count: 20))
+    }
+
+    func testThatARefreshedCredentialStillFlaggedIsNotRefreshedForEverySend() async {
+        // GIVEN a refresher whose credentials always claim to be expiring
+        server.route("/item") { _ in .json(["id": 1, "name": "a"]) }
+        let refreshes = Counter()
+        let auth = AuthenticationInterceptor<String>(
+            credential: "old",
+            apply: { token, request in request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") },
+            refresh: { _ in
+                refreshes.increment()
+                return "new"
+            },
+            requiresRefresh: { _ in true })
+        let client = makeClient { $0.interceptors = [auth] }
+
+        // WHEN three requests go out one after another
+        for _ in 0..<3 { _ = await client.send(GetItem()) }
+
+        // THEN the first refreshed, the others went out with what it gave
+        XCTAssertEqual(refreshes.total, 1)
+        XCTAssertEqual(auth.credential, "new")
+    }
+
+    func testThatAFailedProactiveRefreshSendsTheOldCredential() async {
+        server.route("/item") { request in
+            request.header("Authorization") == "Bearer old" ? .json(["id": 1, "name": "still good"]) : .status(401)
+        }
+        let auth = AuthenticationInterceptor<String>(
+            credential: "old",
+            apply: { token, request in request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") },
+            refresh: { _ in throw URLError(.userAuthenticationRequired) },
+            requiresRefresh: { _ in true })
+        let result = await makeClient { $0.interceptors = [auth] }.send(GetItem())
+        XCTAssertEqual(result.value?.name, "still good")
+    }
+
     func testThatAMissingCredentialIsFetchedBeforeTheFirstRequest() async {
         routeRequiringNewToken()
         let refreshes = Counter()

@@ -57,6 +57,26 @@ final class DownloadTests: LoopbackTestCase {
         }
     }
 
+    func testThatAMissingFolderFailsTheDownloadUnlessItsIntermediateDirectoriesAreCreated() async throws {
+        // GIVEN a destination two folders below one that exists
+        serveBlob(blob, ranges: Locked([]))
+        let target = folder.appendingPathComponent("a/b/report.bin")
+
+        // WHEN it is downloaded without, then with, createsIntermediateDirectories
+        let refused = await client.send(Fetch(destination: .file(target)))
+        let created = await client.send(Fetch(destination: .file(target, createsIntermediateDirectories: true)))
+        let intoFolder = await client.send(
+            Fetch(destination: .directory(folder.appendingPathComponent("c/d"), createsIntermediateDirectories: true)))
+
+        // THEN the first fails as a local file error and leaves nothing, the others land whole
+        XCTAssertEqual(refused.transportReason, .localFileError)
+        XCTAssertEqual(try created.get(), target)
+        XCTAssertEqual(try Data(contentsOf: target), blob)
+        let landed = try intoFolder.get()
+        XCTAssertEqual(landed.deletingLastPathComponent().lastPathComponent, "d")
+        XCTAssertEqual(try Data(contentsOf: landed), blob)
+    }
+
     func testThatADownloadLandsAtItsDestination() async throws {
         let ranges = Locked<[String]>([])
         serveBlob(blob, ranges: ranges)

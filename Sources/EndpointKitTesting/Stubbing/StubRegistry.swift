@@ -75,7 +75,7 @@ final class StubRegistry: @unchecked Sendable {
 
     /// Replaces ``StubResponse/sample`` by the endpoint's sample, keeping the delay.
     private func resolveSample(_ response: StubResponse, for request: RecordedRequest) -> Resolution {
-        guard case .sample(let name) = response.content else { return .answer(response) }
+        guard case .sample(let name, let status) = response.content else { return .answer(response) }
         guard let provider = request.endpoint as? any SampleResponseProviding else {
             let name = request.endpoint.map { "\(Swift.type(of: $0))" } ?? "The request"
             return .noMatch("\(name) has no sample response: adopt SampleResponseProviding (\(request)).")
@@ -92,6 +92,13 @@ final class StubRegistry: @unchecked Sendable {
         }
         if case .sample = sample.content {
             return .noMatch("The sample response of \(type(of: provider)) refers to a sample itself.")
+        }
+        if let status {
+            guard let replaced = sample.replacingStatus(with: status) else {
+                return .noMatch(
+                    "The sample response of \(type(of: provider)) is a transport error; it has no status to replace with \(status).")
+            }
+            sample = replaced
         }
         sample = .delayed(response.delay, sample)
         return .answer(sample)

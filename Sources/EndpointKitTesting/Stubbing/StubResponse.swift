@@ -20,7 +20,7 @@ public struct StubResponse: Sendable, CustomStringConvertible {
         case file(URL, status: Int, headers: HTTPHeaders)
         case stream(status: Int, headers: HTTPHeaders, chunks: [StubStreamChunk], ending: TransportError.Reason?)
         case failure(TransportError)
-        case sample(name: String?)
+        case sample(name: String?, status: Int?)
     }
 
     let content: Content
@@ -153,10 +153,30 @@ public struct StubResponse: Sendable, CustomStringConvertible {
     }
 
     /// The ``SampleResponseProviding/sampleResponse`` of the endpoint being answered.
-    public static var sample: StubResponse { StubResponse(.sample(name: nil)) }
+    public static var sample: StubResponse { StubResponse(.sample(name: nil, status: nil)) }
 
-    /// One of the ``SampleResponseProviding/sampleResponses`` of the endpoint being answered.
-    public static func sample(_ name: String) -> StubResponse { StubResponse(.sample(name: name)) }
+    /// The endpoint's sample response, or one of its ``SampleResponseProviding/sampleResponses``,
+    /// with another HTTP status: "the sample, but with 401" without copying its body.
+    /// - Parameters:
+    ///   - name: The named sample; `nil` (the default) for ``SampleResponseProviding/sampleResponse``.
+    ///   - status: The status to answer with instead of the sample's own; `nil` keeps it.
+    public static func sample(_ name: String? = nil, status: Int? = nil) -> StubResponse {
+        StubResponse(.sample(name: name, status: status))
+    }
+
+    /// This response with another status (an HTTP, file or stream answer; a transport error has none).
+    func replacingStatus(with status: Int) -> StubResponse? {
+        var copy: StubResponse
+        switch content {
+        case .http(_, let headers, let body): copy = StubResponse(.http(status: status, headers: headers, body: body))
+        case .file(let url, _, let headers): copy = StubResponse(.file(url, status: status, headers: headers))
+        case .stream(_, let headers, let chunks, let ending):
+            copy = StubResponse(.stream(status: status, headers: headers, chunks: chunks, ending: ending))
+        case .failure, .sample: return nil
+        }
+        copy.delay = delay
+        return copy
+    }
 
     /// `response`, answered `seconds` later. A request whose idle or total timeout comes first
     /// times out with that ``/EndpointKit/TransportError/timeoutLimit``; a cancelled one ends at once.
@@ -176,7 +196,8 @@ public struct StubResponse: Sendable, CustomStringConvertible {
             let end = ending.map { ", then \($0)" } ?? ""
             return prefix + "\(status), stream of \(chunks.count) chunks\(end)"
         case .failure(let error): return prefix + "transport error (\(error.reason))"
-        case .sample(let name): return prefix + (name.map { "sample \"\($0)\"" } ?? "sample")
+        case .sample(let name, let status):
+            return prefix + (name.map { "sample \"\($0)\"" } ?? "sample") + (status.map { " with status \($0)" } ?? "")
         }
     }
 

@@ -12,6 +12,14 @@ import FoundationNetworking
 /// request completes with its own 401 ``ServerFailure``. A request is re-sent after a refresh at
 /// most once, so a server that keeps answering 401 cannot cause a refresh loop.
 ///
+/// A credential that knows when it expires can be refreshed before it is sent
+/// (Alamofire's `requiresRefresh`): pass `requiresRefresh`, and a request about to go out with a
+/// credential it flags waits for one refresh (shared by every request that finds it so) and is
+/// sent with the new one. If that refresh fails, the request goes out with the old credential
+/// and the server decides. A refreshed credential that is still flagged is not refreshed again
+/// before sending (a refresher that cannot do better is not called for every request); a 401
+/// still refreshes it.
+///
 /// ```swift
 /// let auth = AuthenticationInterceptor<OAuthToken>(
 ///     credential: storedToken,
@@ -28,27 +36,35 @@ public final class AuthenticationInterceptor<Credential: Sendable>: RequestInter
         /// the same generation, so a broken refresh cannot be hammered by every 401.
         var generation = 0
         var failedGeneration: Int?
+        /// The generation whose credential came back from a refresh still flagged by
+        /// `requiresRefresh`: not refreshed again before sending.
+        var stillFlaggedGeneration: Int?
     }
 
     private let state: Locked<State>
     private let apply: @Sendable (Credential, inout URLRequest) -> Void
     private let refresher: @Sendable (Credential?) async throws -> Credential
     private let isAuthenticationFailure: @Sendable (APIFailure) -> Bool
+    private let requiresRefresh: @Sendable (Credential) -> Bool
 
     /// Creates the interceptor.
     /// - Parameters:
     ///   - credential: The current credential; `nil` to refresh before the first request.
     ///   - apply: Writes the credential into a request (usually an `Authorization` header).
     ///   - refresh: Gets a new credential from the old one; called once for concurrent failures.
+    ///   - requiresRefresh: Whether a credential must be refreshed before it is sent (it is about
+    ///     to expire); never by default, so only a rejection refreshes.
     ///   - isAuthenticationFailure: Which failures mean "credential rejected"; HTTP 401 by default.
     public init(
         credential: Credential?, apply: @escaping @Sendable (Credential, inout URLRequest) -> Void,
         refresh: @escaping @Sendable (Credential?) async throws -> Credential,
+        requiresRefresh: @escaping @Sendable (Credential) -> Bool = { _ in false },
         isAuthenticationFailure: @escaping @Sendable (APIFailure) -> Bool = { $0.statusCode == 401 }
     ) {
         state = Locked(State(credential: credential))
         self.apply = apply
         refresher = refresh
+        self.requiresRefresh = requiresRefresh
         self.isAuthenticationFailure = isAuthenticationFailure
     }
 
@@ -68,10 +84,10 @@ public final class AuthenticationInterceptor<Credential: Sendable>: RequestInter
     }
 
     /// Applies the current credential, waiting for a refresh in progress (or starting one when
-    /// there is no credential yet).
+    /// there is no credential yet, or when `requiresRefresh` flags it).
     public func adapt(_ request: URLRequest, context: RequestContext) async throws -> URLRequest {
-        let (credential, running, refreshFailed) = state.withLock {
-            ($0.credential, $0.refresh, $0.failedGeneration == $0.generation)
+        let (credential, running, refreshFailed, stillFlagged) = state.withLock {
+            ($0.credential, $0.refresh, $0.failedGeneration == $0.generation, $0.stillFlaggedGeneration == $0.generation)
         }
         let current: Credential
         if let running {
@@ -85,7 +101,13 @@ public final class AuthenticationInterceptor<Credential: Sendable>: RequestInter
                 throw AuthenticationError.refreshFailed
             }
         } else if let credential {
-            current = credential
+            if !refreshFailed, !stillFlagged, requiresRefresh(credential) {
+                // About to expire: refresh first (joined by every request that finds it so); if
+                // that fails, the old credential goes out and the server decides.
+                current = (try? await refresh(rejected: credential)) ?? credential
+            } else {
+                current = credential
+            }
         } else if refreshFailed {
             throw AuthenticationError.refreshFailed
         } else {
@@ -138,11 +160,13 @@ public final class AuthenticationInterceptor<Credential: Sendable>: RequestInter
         }
         do {
             let credential = try await task.value
+            let flagged = requiresRefresh(credential)
             state.withLock { state in
                 if state.refresh == task {
                     state.credential = credential
                     state.generation += 1
                     state.refresh = nil
+                    if flagged { state.stillFlaggedGeneration = state.generation }
                 }
             }
             return credential

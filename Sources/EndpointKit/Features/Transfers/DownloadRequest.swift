@@ -54,15 +54,36 @@ public struct DownloadDestination: Sendable, Hashable {
     /// Whether an existing file is replaced; otherwise the download fails with
     /// ``TransportError/Reason/localFileError`` and the existing file is left alone.
     public var replacesExisting: Bool
+    /// Whether a missing destination folder is created, with every missing folder above it
+    /// (Alamofire's `.createIntermediateDirectories`); otherwise a missing folder fails the
+    /// download with ``TransportError/Reason/localFileError``.
+    public var createsIntermediateDirectories = false
 
     /// Exactly this file.
-    public static func file(_ url: URL, replacingExisting: Bool = false) -> DownloadDestination {
-        DownloadDestination(location: .file(url), replacesExisting: replacingExisting)
+    /// - Parameters:
+    ///   - url: The file to write.
+    ///   - replacingExisting: Whether an existing file is replaced; `false` by default.
+    ///   - createsIntermediateDirectories: Whether missing folders are created; `false` by default.
+    public static func file(
+        _ url: URL, replacingExisting: Bool = false, createsIntermediateDirectories: Bool = false
+    ) -> DownloadDestination {
+        DownloadDestination(
+            location: .file(url), replacesExisting: replacingExisting,
+            createsIntermediateDirectories: createsIntermediateDirectories)
     }
 
     /// This folder, with the server-suggested name.
-    public static func directory(_ url: URL, replacingExisting: Bool = false) -> DownloadDestination {
-        DownloadDestination(location: .directory(url), replacesExisting: replacingExisting)
+    /// - Parameters:
+    ///   - url: The folder to write into.
+    ///   - replacingExisting: Whether an existing file is replaced; `false` by default.
+    ///   - createsIntermediateDirectories: Whether the folder, and missing folders above it, are
+    ///     created when missing; `false` by default.
+    public static func directory(
+        _ url: URL, replacingExisting: Bool = false, createsIntermediateDirectories: Bool = false
+    ) -> DownloadDestination {
+        DownloadDestination(
+            location: .directory(url), replacesExisting: replacingExisting,
+            createsIntermediateDirectories: createsIntermediateDirectories)
     }
 
     /// A file name from a `Content-Disposition` value, made safe: no folders, no `..`, no control

@@ -74,6 +74,15 @@ struct PartialDownload: Sendable {
             target = folder.appendingPathComponent(suggested ?? fallback ?? "download")
         }
         let folder = target.deletingLastPathComponent()
+        if destination.createsIntermediateDirectories, !FileManager.default.fileExists(atPath: folder.path) {
+            do {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            } catch {
+                throw TransportError(
+                    .localFileError, message: "Creating the destination folder \(folder.path) failed: \(error)",
+                    underlyingError: error)
+            }
+        }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue,
             FileManager.default.isWritableFile(atPath: folder.path)
