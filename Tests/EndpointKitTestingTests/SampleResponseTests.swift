@@ -24,7 +24,8 @@ import Testing
 
     @Test func theSampleCanAnswerWithAnotherStatusKeepingItsBody() async {
         let stubs = StubTransport()
-        stubs.stub(.request(GetProfile.self), sequence: [.sample(status: 401), .sample("missing", status: 410), .sample])
+        stubs.stub(
+            .request(GetProfile.self), sequence: [.sample(status: 401), .sample("missing", status: 410), .sample])
         let client = makeClient(stubs)
         let unauthorized = await client.send(GetProfile(id: 3)).serverFailure
         let gone = await client.send(GetProfile(id: 3)).serverFailure

@@ -57,15 +57,20 @@ final class ChainTests: LoopbackTestCase {
 
     func testThatTheChainStopsAtTheFirstFailureWithThatFailure() async {
         let result = await client.send(threeSteps(teamPath: "/teams/404"))
-        XCTAssertEqual(result.serverFailure?.statusCode, 404)
+        XCTAssertEqual(result.result.serverFailure?.statusCode, 404)
         XCTAssertEqual(paths.value, ["/users/7", "/teams/404"])
+        XCTAssertEqual(result.failedStep, 1, "the second step, from 0")
+        XCTAssertEqual(result.stepValues.compactMap { $0 as? Item }, [Item(id: 7, name: "team-3")])
     }
 
     func testThatAThrowingStepBecomesThatStepsFailure() async {
         let chain = RequestChain(GetItem(path: "/users/7"))
             .then { (_: Item) throws -> GetItem in throw StepError() }
             .then { (_: Item) in GetItems(path: "/projects/1") }
-        let result = await client.send(chain)
+        let chainResult = await client.send(chain)
+        XCTAssertEqual(chainResult.failedStep, 1, "the step whose then threw")
+        XCTAssertEqual(chainResult.stepValues.count, 1)
+        let result = chainResult.result
         guard case .transportError(let error) = result else { return XCTFail("\(result)") }
         XCTAssertEqual(error.reason, .requestBuildFailed)
         XCTAssertEqual(error.underlyingError as? StepError, StepError())
@@ -78,8 +83,9 @@ final class ChainTests: LoopbackTestCase {
         let chain = RequestChain(GetItem(path: "/users/7"))
             .then { _ in GetItem(path: "/stall") }
             .then { _ in GetItems(path: "/projects/1") }
-        let handle = client.send(chain) { result in
-            XCTAssertEqual(result.transportReason, .cancelled)
+        let handle = client.send(chain) { chain in
+            XCTAssertEqual(chain.result.transportReason, .cancelled)
+            XCTAssertNil(chain.failedStep, "cancelled through its handle")
             done.fulfill()
         }
         XCTAssertTrue(server.waitForRequestCount(atLeast: 2, timeout: 5))
@@ -99,9 +105,48 @@ final class ChainTests: LoopbackTestCase {
         XCTAssertTrue(server.waitForRequestCount(atLeast: 1, timeout: 5))
         task.cancel()
         let result = await task.value
-        XCTAssertEqual(result.transportReason, .cancelled)
+        XCTAssertEqual(result.result.transportReason, .cancelled)
         XCTAssertTrue(waitUntilNothingInFlight())
         XCTAssertEqual(server.requestCount, 1, "the second step is never sent")
+    }
+
+    /// Hears a chain the way a YTK chain delegate does.
+    @MainActor final class ChainListener: ChainRequestDelegate {
+        var finished: [(RequestHandle, [any Sendable])] = []
+        var failed: [(RequestHandle, Int?, APIFailure, [any Sendable])] = []
+        let done: XCTestExpectation
+        init(done: XCTestExpectation) { self.done = done }
+        func chainRequestFinished(_ chain: RequestHandle, values: [any Sendable]) {
+            finished.append((chain, values))
+            done.fulfill()
+        }
+        func chainRequestFailed(_ chain: RequestHandle, step: Int?, failure: APIFailure, values: [any Sendable]) {
+            failed.append((chain, step, failure, values))
+            done.fulfill()
+        }
+    }
+
+    @MainActor
+    func testThatTheDelegateHearsEachStepsValueOrWhichStepFailed() async {
+        let succeeded = expectation(description: "finished")
+        let listener = ChainListener(done: succeeded)
+        let good = client.send(threeSteps(), delegate: listener)
+        await fulfillment(of: [succeeded], timeout: 10)
+        XCTAssertEqual(listener.finished.count, 1)
+        XCTAssertEqual(listener.finished.first?.0, good)
+        XCTAssertEqual(listener.finished.first?.1.count, 3, "user, team, and the project's tasks")
+        XCTAssertEqual((listener.finished.first?.1.last as? [Item])?.map(\.name), ["kickoff", "launch"])
+
+        let failedExpectation = expectation(description: "failed")
+        let failing = ChainListener(done: failedExpectation)
+        let bad = client.send(threeSteps(teamPath: "/teams/404"), delegate: failing)
+        await fulfillment(of: [failedExpectation], timeout: 10)
+        XCTAssertEqual(failing.finished.count, 0)
+        XCTAssertEqual(failing.failed.count, 1)
+        XCTAssertEqual(failing.failed.first?.0, bad)
+        XCTAssertEqual(failing.failed.first?.1, 1)
+        XCTAssertEqual(failing.failed.first?.2.statusCode, 404)
+        XCTAssertEqual(failing.failed.first?.3.count, 1)
     }
 
     func testThatAChainCanBeSentAgain() async {

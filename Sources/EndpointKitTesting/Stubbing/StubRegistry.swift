@@ -96,7 +96,8 @@ final class StubRegistry: @unchecked Sendable {
         if let status {
             guard let replaced = sample.replacingStatus(with: status) else {
                 return .noMatch(
-                    "The sample response of \(type(of: provider)) is a transport error; it has no status to replace with \(status).")
+                    "The sample response of \(type(of: provider)) is a transport error; it has no status to replace with \(status)."
+                )
             }
             sample = replaced
         }

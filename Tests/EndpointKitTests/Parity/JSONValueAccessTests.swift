@@ -10,7 +10,8 @@ final class JSONValueAccessTests: LoopbackTestCase {
         server.route("/me") { _ in
             .json(
                 string:
-                    #"{"user":{"name":"Ada","age":36,"admin":false,"score":2.5},"items":[{"id":7},{"id":8}],"gone":null}"#)
+                    #"{"user":{"name":"Ada","age":36,"admin":false,"score":2.5},"items":[{"id":7},{"id":8}],"gone":null}"#
+            )
         }
 
         // WHEN it is decoded as a JSONValue and read with subscripts

@@ -56,6 +56,10 @@ public protocol APIRequest: Sendable {
     /// Decides retries last for this request, in place of the client's
     /// ``APIClient/Configuration/retrier``; a policy that never retries opts out. `nil` by default.
     var retrier: (any RequestRetrier)? { get }
+    /// This request's own interceptors (Alamofire's `session.request(_:interceptor:)`): each
+    /// adapts every attempt after the client's ``APIClient/Configuration/interceptors``, and each
+    /// is asked about a failed attempt after them and before the retrier. None by default.
+    var interceptors: [any RequestInterceptor] { get }
     /// The priority of the transfer. ``RequestPriority/normal`` by default.
     var priority: RequestPriority { get }
     /// How this request uses the client's response cache, overriding the client's default
@@ -115,6 +119,8 @@ extension APIRequest {
     public var tag: String? { nil }
     /// `nil`: the client's retry policy.
     public var retrier: (any RequestRetrier)? { nil }
+    /// None: only the client's interceptors.
+    public var interceptors: [any RequestInterceptor] { [] }
     /// ``RequestPriority/normal``.
     public var priority: RequestPriority { .normal }
     /// `nil`: the client's default cache policy.

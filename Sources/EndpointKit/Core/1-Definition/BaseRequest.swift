@@ -87,6 +87,8 @@ open class BaseRequest<Response: Sendable>: APIRequest, DelegatingRequest {
     nonisolated open var tag: String? { nil }
     /// The retry policy. `nil` (the client's) unless overridden.
     nonisolated open var retrier: (any RequestRetrier)? { nil }
+    /// This request's own interceptors, run after the client's. None unless overridden.
+    nonisolated open var interceptors: [any RequestInterceptor] { [] }
     /// The priority. ``RequestPriority/normal`` unless overridden.
     nonisolated open var priority: RequestPriority { .normal }
     /// Whether identical requests in flight share one network call. `nil` (the client's setting)

@@ -29,6 +29,8 @@ struct ResolvedRequest<Request: APIRequest>: Sendable {
     let sendInfo: SendInfo
     /// Asked last whether a failed attempt is sent again: the request's own, else the client's.
     let retrier: (any RequestRetrier)?
+    /// The request's own interceptors, run after the client's (which are a stage).
+    let interceptors: [any RequestInterceptor]
     /// Whether attempts share identical transfers in flight: the request's choice, else the client's
     /// (for `GET` and `HEAD`).
     let coalesces: Bool
@@ -54,6 +56,7 @@ struct ResolvedRequest<Request: APIRequest>: Sendable {
         endpointName = _typeName(type(of: request), qualified: false)
         sendInfo = request.sendInfo
         retrier = request.retrier ?? configuration.retrier
+        interceptors = request.interceptors
         coalesces =
             request.coalescesIdenticalRequests
             ?? (configuration.coalescesIdenticalRequests && (method == .get || method == .head))

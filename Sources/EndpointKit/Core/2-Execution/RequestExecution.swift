@@ -158,14 +158,15 @@ final class RequestExecution<Request: APIRequest>: Sendable {
                 return
             }
         }
-        guard !adapters.isEmpty else { return send(built, attempt: attempt) }
-        let adapters = self.adapters
+        guard !adapters.isEmpty || !resolved.interceptors.isEmpty else { return send(built, attempt: attempt) }
+        let (adapters, interceptors) = (self.adapters, resolved.interceptors)
         let context = context(attempt: attempt)
         intercept(
             "adapt",
             operation: { [built] in
                 var adapted = built.urlRequest
                 for stage in adapters { adapted = try await stage.adapt(adapted, context: context) }
+                for interceptor in interceptors { adapted = try await interceptor.adapt(adapted, context: context) }
                 return adapted
             },
             then: { [self, built] outcome in
@@ -259,18 +260,22 @@ final class RequestExecution<Request: APIRequest>: Sendable {
     // MARK: - Retries
 
     private func evaluate(_ result: APIResult<Request.Response>, urlRequest: URLRequest, attempt: Int) {
-        guard !retriers.isEmpty || resolved.retrier != nil, let failure = result.failure, attempt < Self.attemptCap,
-            !failure.isCancellation
+        guard !retriers.isEmpty || !resolved.interceptors.isEmpty || resolved.retrier != nil,
+            let failure = result.failure, attempt < Self.attemptCap, !failure.isCancellation
         else {
             return finish(result)
         }
-        let (retriers, retrier) = (self.retriers, resolved.retrier)
+        let (retriers, interceptors, retrier) = (self.retriers, resolved.interceptors, resolved.retrier)
         let context = context(attempt: attempt)
         intercept(
             "retry",
             operation: {
                 for stage in retriers {
                     let decision = await stage.retry(after: failure, request: urlRequest, context: context)
+                    if decision != .noOpinion { return decision }
+                }
+                for interceptor in interceptors {
+                    let decision = await interceptor.retry(urlRequest, failedWith: failure, context: context)
                     if decision != .noOpinion { return decision }
                 }
                 return await retrier?.retry(urlRequest, failedWith: failure, context: context) ?? .noOpinion

@@ -19,7 +19,8 @@ public protocol RequestAdapter: Sendable {
 ///
 /// After a failed attempt the client asks, in this order, until one answers something other than
 /// ``RetryDecision/noOpinion``: the request's own features (a resumed download the server refused
-/// restarts once), the ``APIClient/Configuration/interceptors``, and last the request's
+/// restarts once), the ``APIClient/Configuration/interceptors``, the request's own
+/// ``APIRequest/interceptors``, and last the request's
 /// ``APIRequest/retrier`` or else the client's ``APIClient/Configuration/retrier`` (usually a
 /// retry policy with backoff). A cancelled request is never retried, and no request makes more
 /// than 20 attempts.

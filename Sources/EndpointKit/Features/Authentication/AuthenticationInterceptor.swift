@@ -86,8 +86,11 @@ public final class AuthenticationInterceptor<Credential: Sendable>: RequestInter
     /// Applies the current credential, waiting for a refresh in progress (or starting one when
     /// there is no credential yet, or when `requiresRefresh` flags it).
     public func adapt(_ request: URLRequest, context: RequestContext) async throws -> URLRequest {
-        let (credential, running, refreshFailed, stillFlagged) = state.withLock {
-            ($0.credential, $0.refresh, $0.failedGeneration == $0.generation, $0.stillFlaggedGeneration == $0.generation)
+        let (credential, running, refreshFailed, stillFlagged) = state.withLock { state in
+            (
+                state.credential, state.refresh, state.failedGeneration == state.generation,
+                state.stillFlaggedGeneration == state.generation
+            )
         }
         let current: Credential
         if let running {

@@ -2,23 +2,45 @@ import Dispatch
 
 extension APIClient {
     /// Sends a chain of dependent requests and calls `completion` once, on the main actor, with
-    /// the last step's result or the first failure.
+    /// the last step's result or the first failure, which step failed, and the values before it.
     /// - Returns: The chain's handle: cancelling it cancels the request in flight and stops the chain.
     @discardableResult
     public func send<Value: Sendable>(
-        _ chain: RequestChain<Value>, completion: @escaping @MainActor @Sendable (APIResult<Value>) -> Void
+        _ chain: RequestChain<Value>, completion: @escaping @MainActor @Sendable (ChainResult<Value>) -> Void
     ) -> RequestHandle {
-        start(chain) { result in MainQueue.async { completion(result) } }
+        start(chain) { result, _ in MainQueue.async { completion(result) } }
+    }
+
+    /// Sends a chain of dependent requests and tells only the delegate, on the main actor.
+    /// - Parameters:
+    ///   - chain: The chain.
+    ///   - delegate: Told the outcome; held weakly.
+    /// - Returns: The chain's handle, also passed to the delegate.
+    @discardableResult
+    public func send<Value: Sendable>(_ chain: RequestChain<Value>, delegate: any ChainRequestDelegate) -> RequestHandle
+    {
+        let reference = WeakReference(delegate)
+        return start(chain) { chain, handle in
+            MainQueue.async {
+                guard let delegate = reference.value else { return }
+                switch chain.result.failure {
+                case nil: delegate.chainRequestFinished(handle, values: chain.stepValues)
+                case let failure?:
+                    delegate.chainRequestFailed(
+                        handle, step: chain.failedStep, failure: failure, values: chain.stepValues)
+                }
+            }
+        }
     }
 
     /// Sends a chain of dependent requests and returns the last step's result or the first
-    /// failure. Cancelling the calling Task cancels the chain, which then returns
-    /// ``TransportError/Reason/cancelled``.
-    public func send<Value: Sendable>(_ chain: RequestChain<Value>) async -> APIResult<Value> {
+    /// failure, which step failed and the values before it. Cancelling the calling Task cancels
+    /// the chain, which then ends with ``TransportError/Reason/cancelled``.
+    public func send<Value: Sendable>(_ chain: RequestChain<Value>) async -> ChainResult<Value> {
         let pending = PendingHandle()
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                pending.set(start(chain) { continuation.resume(returning: $0) })
+                pending.set(start(chain) { result, _ in continuation.resume(returning: result) })
             }
         } onCancel: {
             pending.cancel()
@@ -29,22 +51,22 @@ extension APIClient {
     /// - Throws: The first failure: ``ServerFailure`` when the server said "no", ``TransportError``
     ///   otherwise.
     public func value<Value: Sendable>(for chain: RequestChain<Value>) async throws -> Value {
-        try await send(chain).get()
+        try await send(chain).result.get()
     }
 
-    /// Runs a chain; `deliver` is called exactly once, on an internal queue.
+    /// Runs a chain; `deliver` is called exactly once, on an internal queue, with the chain's handle.
     private func start<Value: Sendable>(
-        _ chain: RequestChain<Value>, deliver: @escaping @Sendable (APIResult<Value>) -> Void
+        _ chain: RequestChain<Value>, deliver: @escaping @Sendable (ChainResult<Value>, RequestHandle) -> Void
     ) -> RequestHandle {
         let run = CompositeRun(client: self, endpoint: "Chain")
         let runner = ChainRunner(client: self, run: run)
         run.begin {
             runner.cancelCurrent()
-            deliver(.transportError(.cancelled()))
+            deliver(runner.report(APIResult<Value>.transportError(.cancelled()), cancelled: true), run.handle)
         }
         chain.body(runner) { result in
             guard run.complete(succeeded: result.isSuccess) else { return }
-            deliver(result)
+            deliver(runner.report(result), run.handle)
         }
         return run.handle
     }

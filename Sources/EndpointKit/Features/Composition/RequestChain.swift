@@ -6,12 +6,13 @@
 ///     .then { user in GetTeam(id: user.teamID) }
 ///     .then { team in GetProject(id: team.projectID) }
 ///
-/// client.send(chain) { (result: APIResult<Project>) in ... }   // closure, on the main actor
+/// client.send(chain) { (chain: ChainResult<Project>) in ... }  // closure, on the main actor
 /// let project = try await client.value(for: chain)             // async
 /// ```
 ///
 /// The chain stops at the first failure and reports that failure as it came (a ``ServerFailure``
-/// stays a server failure). A step that throws while building its request ends the chain with
+/// stays a server failure), with the index of the step that failed and the values of the steps
+/// before it (``ChainResult``). A step that throws while building its request ends the chain with
 /// ``TransportError/Reason/requestBuildFailed``, the thrown error as its `underlyingError`.
 /// Cancelling the chain's handle (or the awaiting Task) cancels the request in flight and stops
 /// the chain. The chain reports exactly once. A chain is a value: send it as often as you like.
@@ -58,9 +59,19 @@ public struct RequestChain<Value: Sendable>: Sendable {
 
 /// Runs one send of a chain: one request at a time, a handle for the whole chain, one report.
 final class ChainRunner: Sendable {
+    private struct Progress {
+        /// How many steps have been sent.
+        var step = 0
+        var handle: RequestHandle?
+        /// The values of the steps that succeeded, in order.
+        var values: [any Sendable] = []
+        /// The index of the step whose failure ended the chain.
+        var failedStep: Int?
+    }
+
     private let client: APIClient
     private let run: CompositeRun
-    private let current = Locked<(step: Int, handle: RequestHandle?)>((0, nil))
+    private let current = Locked(Progress())
 
     init(client: APIClient, run: CompositeRun) {
         self.client = client
@@ -75,8 +86,15 @@ final class ChainRunner: Sendable {
         current.withLock { $0.step += 1 }
         let child = client.perform(
             request,
-            route: .inPlace { [run] result in
+            route: .inPlace { [run, current] result in
                 guard run.handle.isRunning else { return }
+                current.withLock { current in
+                    if let value = result.value {
+                        current.values.append(value)
+                    } else if current.failedStep == nil {
+                        current.failedStep = current.step - 1
+                    }
+                }
                 then(result)
             }, options: SendOptions(reportsProgress: false))
         let cancelNow = current.withLock { current -> Bool in
@@ -89,10 +107,22 @@ final class ChainRunner: Sendable {
 
     /// The failure of a step whose request could not be built because the step threw.
     func stepFailed(_ error: any Error) -> TransportError {
-        let step = current.withLock { $0.step } + 1
+        let step = current.withLock { current -> Int in
+            if current.failedStep == nil { current.failedStep = current.step }
+            return current.step
+        }
         return TransportError(
-            .requestBuildFailed, message: "Step \(step) of the chain failed to build its request: \(error)",
+            .requestBuildFailed, message: "Step \(step + 1) of the chain failed to build its request: \(error)",
             underlyingError: error)
+    }
+
+    /// The chain's report for its final `result`.
+    func report<Value: Sendable>(_ result: APIResult<Value>, cancelled: Bool = false) -> ChainResult<Value> {
+        current.withLock { current in
+            ChainResult(
+                result: result, failedStep: result.isSuccess || cancelled ? nil : current.failedStep,
+                stepValues: current.values)
+        }
     }
 
     /// Cancels the request in flight; its result is ignored.
