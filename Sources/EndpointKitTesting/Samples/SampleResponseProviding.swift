@@ -16,7 +16,7 @@ import EndpointKit
 public protocol SampleResponseProviding: APIRequest {
     /// The answer this endpoint gives in tests and demos when nothing else is said.
     var sampleResponse: StubResponse { get }
-    /// More answers by name, such as `"empty"` or `"expired"`, for ``StubResponse/sample(_:)``.
+    /// More answers by name, such as `"empty"` or `"expired"`, for ``StubResponse/sample(_:status:)``.
     /// None by default.
     var sampleResponses: [String: StubResponse] { get }
 }
