@@ -144,12 +144,12 @@ public final class APIClient: Sendable {
     /// and a ``BaseRequest``'s own) hear it on the main actor.
     /// - Parameters:
     ///   - progress: Told each progress value, on the thread that reports it (it hops itself).
-    ///   - processing: Runs the processing of each response; the client's processing queue when
+    ///   - responseThread: Where each response is processed; the client's processing queue when
     ///     `nil`.
     func perform<Request: APIRequest>(
         _ request: Request, route: ResultDelivery<Request>.Route, delegate: (any APIRequestDelegate)? = nil,
         progress: (@Sendable (TransferProgress) -> Void)? = nil, options: SendOptions = .none,
-        processing: (@Sendable (@escaping @Sendable () -> Void) -> Void)? = nil
+        responseThread: ResponseThread? = nil
     ) -> RequestHandle {
         var delegates: [WeakReference<any APIRequestDelegate>] = []
         if let delegate { delegates.append(WeakReference(delegate)) }
@@ -158,7 +158,8 @@ public final class APIClient: Sendable {
             delegates.append(own)
         }
         let execution = prepare(
-            request, route: route, delegates: delegates, progress: progress, options: options, processing: processing)
+            request, route: route, delegates: delegates, progress: progress, options: options,
+            responseThread: responseThread)
         execution.start()
         return execution.handle
     }
@@ -170,13 +171,13 @@ public final class APIClient: Sendable {
         _ request: Request, route: ResultDelivery<Request>.Route,
         delegates: [WeakReference<any APIRequestDelegate>] = [],
         progress: (@Sendable (TransferProgress) -> Void)? = nil, options: SendOptions = .none,
-        processing: (@Sendable (@escaping @Sendable () -> Void) -> Void)? = nil
+        responseThread: ResponseThread? = nil
     ) -> RequestExecution<Request> {
         // The first step of every send: the request read once, with this client's defaults.
         let resolved = ResolvedRequest(request, configuration: configuration)
         let execution = RequestExecution(
             client: self, resolved: resolved, options: options, route: route, delegates: delegates,
-            processing: processing)
+            responseThread: responseThread)
         if let progress { execution.handle.progressReporter.setHandler(progress) }
         return execution
     }
@@ -230,7 +231,7 @@ extension APIClient {
             route: .inPlace { result in
                 slot.result = result
                 caller.finish()
-            }, progress: onProgress, options: options, processing: caller.post)
+            }, progress: onProgress, options: options, responseThread: .awaitingCaller(caller))
         await withTaskCancellationHandler {
             await caller.run()
         } onCancel: {

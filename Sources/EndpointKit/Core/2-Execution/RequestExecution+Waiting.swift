@@ -18,7 +18,7 @@ extension RequestExecution {
                 })
             else { return }
             stopWaiting()
-            processing { [self] in
+            responseThread.hop { [self] in
                 guard handle.isRunning else { return }
                 then(outcome)
             }

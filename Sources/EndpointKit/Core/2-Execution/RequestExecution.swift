@@ -46,8 +46,8 @@ final class RequestExecution<Request: APIRequest>: Sendable {
     /// Where the result goes, and the delegates told after it (see ``ResultDelivery``).
     private let route: ResultDelivery<Request>.Route
     private let delegates: [WeakReference<any APIRequestDelegate>]
-    /// Where a response is processed: the client's processing queue, or an awaiting caller.
-    let processing: @Sendable (@escaping @Sendable () -> Void) -> Void
+    /// Where each response is processed: the thread hop after the transport's completion.
+    let responseThread: ResponseThread
     /// Whether the first attempt runs on the thread that starts the send (an awaiting caller's
     /// task) rather than on the processing queue.
     private let startsInline: Bool
@@ -66,25 +66,24 @@ final class RequestExecution<Request: APIRequest>: Sendable {
 
     /// - Parameters:
     ///   - route: Where the result goes; the `delegates` hear it after, on the main actor.
-    ///   - processing: Runs the processing of each response; the client's processing queue when
-    ///     `nil`. Given, it is an awaiting caller's (see ``AwaitingCaller``): the send is started
-    ///     from the library's own nonisolated async code, off every actor of the app, and its
-    ///     first attempt runs there at once. Otherwise the send was started from app code on any
-    ///     thread (often the main one), and its first attempt runs on the processing queue.
+    ///   - responseThread: Where each response is processed; the client's processing queue when
+    ///     `nil`. An awaiting caller (see ``AwaitingCaller``) starts the send from the library's
+    ///     own nonisolated async code, off every actor of the app, and its first attempt runs
+    ///     there at once. Otherwise the send was started from app code on any thread (often the
+    ///     main one), and its first attempt runs on the processing queue.
     init(
         client: APIClient, resolved: ResolvedRequest<Request>, options: SendOptions = .none,
         route: ResultDelivery<Request>.Route,
         delegates: [WeakReference<any APIRequestDelegate>] = [],
-        processing: (@Sendable (@escaping @Sendable () -> Void) -> Void)? = nil
+        responseThread: ResponseThread? = nil
     ) {
         self.client = client
         self.resolved = resolved
         let request = resolved.request
         self.route = route
         self.delegates = delegates
-        let queue = client.processingQueue
-        self.processing = processing ?? { queue.async(execute: $0) }
-        startsInline = processing != nil
+        self.responseThread = responseThread ?? .processingQueue(client.processingQueue)
+        startsInline = responseThread != nil
         sendSiteInfo = options.info
         let features = client.features.features(for: Request.Response.self)
         if features.isEmpty {
@@ -110,7 +109,7 @@ final class RequestExecution<Request: APIRequest>: Sendable {
     /// its first attempt. Nothing heavy runs on the starting thread: building the body (encoding,
     /// staging files), the stages' look before sending (the cache's digest and disk read) and the
     /// transport's setup run on the processing queue, unless an awaiting caller starts the send
-    /// (see the initializer's `processing`).
+    /// (see the initializer's `responseThread`).
     func start() {
         client.registry.insert(handle)
         handle.setCancellation { [self] in
@@ -210,7 +209,7 @@ final class RequestExecution<Request: APIRequest>: Sendable {
         if !stages.isEmpty, hooks.contains(.fallback) { state.withLock { $0.lastRequest = urlRequest } }
         let task = sender.send(transportRequest, for: request) { [self] outcome in
             guard handle.isRunning else { return }
-            processing { [self] in
+            responseThread.hop { [self] in
                 guard handle.isRunning else { return }
                 evaluate(process(outcome, for: urlRequest, attempt: attempt), urlRequest: urlRequest, attempt: attempt)
             }
@@ -365,5 +364,23 @@ extension APIResult {
         guard source != .network, case .success(let value, var metadata) = self else { return self }
         metadata.source = source
         return .success(value, metadata)
+    }
+}
+
+/// Where a send processes each response: the one thread hop of a response, named. The transport
+/// calls back on its own thread; validation, decoding and delivery then run on the client's
+/// processing queue, or on the task awaiting the send (``AwaitingCaller``), which saves a hop.
+enum ResponseThread: Sendable {
+    /// The client's concurrent processing queue.
+    case processingQueue(DispatchQueue)
+    /// The task awaiting the send, which runs what is posted to it once it is resumed.
+    case awaitingCaller(AwaitingCaller)
+
+    /// Hands `work` over to this thread.
+    func hop(_ work: @escaping @Sendable () -> Void) {
+        switch self {
+        case .processingQueue(let queue): queue.async(execute: work)
+        case .awaitingCaller(let caller): caller.post(work)
+        }
     }
 }
