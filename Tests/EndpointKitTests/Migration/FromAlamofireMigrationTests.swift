@@ -120,22 +120,13 @@ func checkout(with client: APIClient) async -> String {
 }
 
 // MARK: - Tests
-/// What the server received, from its connection threads.
-private final class AlamofireInbox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: [TestRequest] = []
-
-    func record(_ request: TestRequest) { lock.withLock { stored.append(request) } }
-    var requests: [TestRequest] { lock.withLock { stored } }
-}
-
 final class FromAlamofireMigrationTests: LoopbackTestCase {
     private let order = #"{"id":7,"status":"placed","placed_at":"2024-05-01T10:00:00Z"}"#
 
     func testThatCheckoutRefreshesTheTokenOnceAndPlacesTheOrder() async throws {
         // GIVEN a shop that accepts only the refreshed token, and an auth server that refreshes it
-        let orders = AlamofireInbox()
-        let tokens = AlamofireInbox()
+        let orders = Inbox()
+        let tokens = Inbox()
         let order = self.order
         server.route("/api/orders") { request in
             orders.record(request)
@@ -184,7 +175,7 @@ final class FromAlamofireMigrationTests: LoopbackTestCase {
     /// "Behaviour that differs": arrays as Alamofire writes them, and `.validate()`'s content type.
     func testThatArraysGoWithBracketsAndAnUnexpectedContentTypeIsRefused() async throws {
         // GIVEN a shop answering JSON for the search and HTML for one order
-        let searches = AlamofireInbox()
+        let searches = Inbox()
         let order = self.order
         server.route("/api/orders") { request in
             searches.record(request)

@@ -82,23 +82,6 @@ func loadProfile(from service: NetworkService = .shared) async throws -> String 
 }
 
 // MARK: - Tests
-/// What the server received, from its connection threads.
-private final class Inbox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: [TestRequest] = []
-
-    func record(_ request: TestRequest) { lock.withLock { stored.append(request) } }
-    var requests: [TestRequest] { lock.withLock { stored } }
-}
-
-/// Waits, bounded, until `condition` holds on the main actor.
-@MainActor private func eventually(_ condition: @MainActor () -> Bool) async -> Bool {
-    for _ in 0..<1000 {
-        if condition() { return true }
-        try? await Task.sleep(nanoseconds: 10_000_000)
-    }
-    return condition()
-}
 
 final class FromGenericNetworkServiceMigrationTests: LoopbackTestCase {
     func testThatTheServiceSendsTheJWTDecryptsAndDecodesXML() async throws {

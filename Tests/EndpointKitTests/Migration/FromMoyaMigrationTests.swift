@@ -92,15 +92,6 @@ func star(_ repo: StarRepo, with client: APIClient, done: @escaping @MainActor @
 }
 
 // MARK: - Tests
-/// What the server received, from its connection threads.
-private final class MoyaInbox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: [TestRequest] = []
-
-    func record(_ request: TestRequest) { lock.withLock { stored.append(request) } }
-    var requests: [TestRequest] { lock.withLock { stored } }
-}
-
 /// One value set from another thread.
 private final class MoyaBox<Value: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
@@ -113,7 +104,7 @@ private final class MoyaBox<Value: Sendable>: @unchecked Sendable {
 final class FromMoyaMigrationTests: LoopbackTestCase {
     func testThatTheMigratedEndpointsTalkToTheServerAsMoyaDid() async throws {
         // GIVEN a GitHub-shaped server
-        let inbox = MoyaInbox()
+        let inbox = Inbox()
         server.route("/users/octocat") { request in
             inbox.record(request)
             return .json(string: #"{"id":1,"login":"octocat"}"#)
@@ -199,7 +190,7 @@ final class FromMoyaMigrationTests: LoopbackTestCase {
     /// "Behaviour that differs": Moya's URLEncoding writes `a[]=x&a[]=y`.
     func testThatBracketsArrayEncodingMatchesMoyasURLEncoding() async throws {
         // GIVEN a server that records the raw target, and a client with brackets
-        let inbox = MoyaInbox()
+        let inbox = Inbox()
         server.route("/search") { request in
             inbox.record(request)
             return .json(string: "{}")

@@ -131,15 +131,6 @@ struct DownloadVideoApi: DownloadRequest {
 }
 
 // MARK: - Tests
-/// What the server received, from its connection threads.
-private final class YTKInbox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: [TestRequest] = []
-
-    func record(_ request: TestRequest) { lock.withLock { stored.append(request) } }
-    var requests: [TestRequest] { lock.withLock { stored } }
-}
-
 final class FromYTKNetworkMigrationTests: LoopbackTestCase {
     private var cacheFolder: URL!
 
@@ -153,16 +144,7 @@ final class FromYTKNetworkMigrationTests: LoopbackTestCase {
         super.tearDown()
     }
 
-    /// Waits, bounded, until `condition` holds on the main actor.
-    @MainActor private func eventually(_ condition: @MainActor () -> Bool) async -> Bool {
-        for _ in 0..<1000 {
-            if condition() { return true }
-            try? await Task.sleep(nanoseconds: 10_000_000)
-        }
-        return condition()
-    }
-
-    private func routeUsers(_ inbox: YTKInbox) {
+    private func routeUsers(_ inbox: Inbox) {
         server.route("/iphone/users") { request in
             inbox.record(request)
             let id = request.queryValue("id") ?? "0"
@@ -172,7 +154,7 @@ final class FromYTKNetworkMigrationTests: LoopbackTestCase {
 
     @MainActor func testThatStartAnswersFromAFreshCacheButRefreshAsksTheNetworkToo() async throws {
         // GIVEN the example's view model on the loopback server
-        let users = YTKInbox()
+        let users = Inbox()
         routeUsers(users)
         let model = ProfileViewModel(baseURL: server.baseURL, cacheFolder: cacheFolder)
 
@@ -198,8 +180,8 @@ final class FromYTKNetworkMigrationTests: LoopbackTestCase {
 
     @MainActor func testThatRegisterSendsJSONAndHomeRunsTheBatchAndTheChain() async throws {
         // GIVEN a server for registration, users and banners
-        let users = YTKInbox()
-        let registrations = YTKInbox()
+        let users = Inbox()
+        let registrations = Inbox()
         routeUsers(users)
         server.route("/iphone/register") { request in
             registrations.record(request)
