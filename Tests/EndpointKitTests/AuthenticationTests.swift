@@ -9,8 +9,10 @@ import FoundationNetworking
 
 /// Interceptors: adapting requests, and one token refresh for many concurrent 401s.
 final class AuthenticationTests: LoopbackTestCase {
+    /// A bearer-token interceptor whose refresh takes 0.2 s (or `delay`) and gives "new".
     private func makeAuth(
-        refreshes: Counter, succeed: Bool = true, initial: String? = "old"
+        refreshes: Counter, succeed: Bool = true, initial: String? = "old", delay: UInt64 = 200_000_000,
+        requiresRefresh: @escaping @Sendable (String) -> Bool = { _ in false }
     )
         -> AuthenticationInterceptor<String>
     {
@@ -19,10 +21,11 @@ final class AuthenticationTests: LoopbackTestCase {
             apply: { token, request in request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") },
             refresh: { _ in
                 refreshes.increment()
-                try await Task.sleep(nanoseconds: 200_000_000)
+                try await Task.sleep(nanoseconds: delay)
                 guard succeed else { throw URLError(.userAuthenticationRequired) }
                 return "new"
-            })
+            },
+            requiresRefresh: requiresRefresh)
     }
 
     private func routeRequiringNewToken() {
@@ -107,15 +110,7 @@ final class AuthenticationTests: LoopbackTestCase {
                 : .json(["message": "expired"], status: 401)
         }
         let refreshes = Counter()
-        let auth = AuthenticationInterceptor<String>(
-            credential: "old",
-            apply: { token, request in request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") },
-            refresh: { _ in
-                refreshes.increment()
-                try await Task.sleep(nanoseconds: 200_000_000)
-                return "new"
-            },
-            requiresRefresh: { $0 == "old" })
+        let auth = makeAuth(refreshes: refreshes, requiresRefresh: { $0 == "old" })
         let client = makeClient { $0.interceptors = [auth] }
 
         // WHEN twenty requests start together
@@ -136,14 +131,7 @@ final class AuthenticationTests: LoopbackTestCase {
         // GIVEN a refresher whose credentials always claim to be expiring
         server.route("/item") { _ in .json(["id": 1, "name": "a"]) }
         let refreshes = Counter()
-        let auth = AuthenticationInterceptor<String>(
-            credential: "old",
-            apply: { token, request in request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") },
-            refresh: { _ in
-                refreshes.increment()
-                return "new"
-            },
-            requiresRefresh: { _ in true })
+        let auth = makeAuth(refreshes: refreshes, delay: 0, requiresRefresh: { _ in true })
         let client = makeClient { $0.interceptors = [auth] }
 
         // WHEN three requests go out one after another
@@ -158,11 +146,7 @@ final class AuthenticationTests: LoopbackTestCase {
         server.route("/item") { request in
             request.header("Authorization") == "Bearer old" ? .json(["id": 1, "name": "still good"]) : .status(401)
         }
-        let auth = AuthenticationInterceptor<String>(
-            credential: "old",
-            apply: { token, request in request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") },
-            refresh: { _ in throw URLError(.userAuthenticationRequired) },
-            requiresRefresh: { _ in true })
+        let auth = makeAuth(refreshes: Counter(), succeed: false, delay: 0, requiresRefresh: { _ in true })
         let result = await makeClient { $0.interceptors = [auth] }.send(GetItem())
         XCTAssertEqual(result.value?.name, "still good")
     }
