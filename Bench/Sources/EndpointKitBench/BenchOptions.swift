@@ -37,6 +37,17 @@ struct BenchOptions: Equatable {
     var impairedTransfers = false
     /// Serve `GET /model` from nginx in scenarios 1, 2 and 6 (``NginxServer``).
     var nginx = false
+    /// Count the instructions per request of EndpointKit+libcurl and bare libcurl under callgrind
+    /// (``InstructionsMode``) instead of running the scenarios.
+    var instructions = false
+    /// Hidden: the child of ``InstructionsMode``: make the requests of one client
+    /// (``InstructionsMode/Client``) against ``url``, `--in-flight` at a time (sequentially
+    /// without it), after ``warmup`` unmeasured ones.
+    var instructionsChild: InstructionsMode.Client?
+    /// Hidden: the base URL the ``instructionsChild`` requests `GET /model` from.
+    var url: String?
+    /// Hidden: the ``instructionsChild``'s warm-up requests.
+    var warmup: Int?
     /// Hidden: serve the benchmark routes until standard input closes (the child process).
     var serve = false
     /// Print the usage and exit.
@@ -48,6 +59,7 @@ struct BenchOptions: Equatable {
                endpointkit-bench --soak [--requests N] [--in-flight N] [--transport urlsession|curl|both] [--seed N]
                                  [--profile NAME]... [--fault-scale X]
                endpointkit-bench --impaired-transfers [--profile NAME]... [--transfer-mb N] [--transport T] [--seed N]
+               endpointkit-bench --instructions [--quick] [--json] [--requests N]
           --quick          a run under a minute (fewer requests and rounds)
           --json           print a JSON document instead of the table
           --scenario NAME  run only this scenario (repeatable): \(ScenarioCatalog.names.joined(separator: ", "))
@@ -72,6 +84,9 @@ struct BenchOptions: Equatable {
                            a resumable download of --transfer-mb MiB (default 100) through the link's resets,
                            then an upload of a quarter of that as a POST (not retried) and as a PUT (retried),
                            per profile (default handover) and transport; exits 1 if one is not as expected
+          --instructions   instructions per request of a decoded GET against nginx, EndpointKit+libcurl and
+                           bare libcurl, sequentially and 16 in flight, counted by valgrind's callgrind
+                           in runs of N and 2N requests (--requests N: default \(Self.defaultInstructionRequests), quick \(Self.quickInstructionRequests))
         """
 
     /// The names `--profile` takes.
@@ -95,6 +110,20 @@ struct BenchOptions: Equatable {
             case "--nginx": nginx = true
             case "--soak": soak = true
             case "--impaired-transfers": impairedTransfers = true
+            case "--instructions": instructions = true
+            case "--instructions-child":
+                guard let name = remaining.popFirst(), let client = InstructionsMode.Client(rawValue: name) else {
+                    throw .usage("--instructions-child needs one of \(InstructionsMode.Client.allCases)")
+                }
+                instructionsChild = client
+            case "--url":
+                guard let text = remaining.popFirst() else { throw .usage("--url needs a URL") }
+                url = text
+            case "--warmup":
+                guard let text = remaining.popFirst(), let value = Int(text), value >= 0 else {
+                    throw .usage("--warmup needs a number of at least 0")
+                }
+                warmup = value
             case "--fault-scale":
                 guard let text = remaining.popFirst(), let value = Double(text), value >= 0, value.isFinite else {
                     throw .usage("--fault-scale needs a number of at least 0")
@@ -214,6 +243,20 @@ struct BenchOptions: Equatable {
 
     /// The soak's requests in flight.
     var soakInFlight: Int { inFlight ?? 64 }
+
+    /// The default of ``instructionRequests``: about a minute and a half under callgrind here.
+    static let defaultInstructionRequests = 1000
+    /// ``instructionRequests`` with `--quick`.
+    static let quickInstructionRequests = 200
+
+    /// `--instructions`: the N of the runs of N and 2N requests per client and load.
+    var instructionRequests: Int {
+        requestCap ?? (quick ? Self.quickInstructionRequests : Self.defaultInstructionRequests)
+    }
+
+    /// `--instructions`: the unmeasured requests before each run's N or 2N (the same in both, so
+    /// they cancel with the start-up): connections (16 at 16 in flight), caches, lazy set-up.
+    var instructionWarmup: Int { max(16, min(instructionRequests, 100)) }
 
     /// The soak's transports, in the order they run.
     var soakTransports: [SoakTransport] { transports.isEmpty ? SoakTransport.available : transports }

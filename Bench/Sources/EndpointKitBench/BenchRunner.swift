@@ -85,7 +85,7 @@ enum BenchRunner {
         return BenchReport.Server(kind: kind, processIdentifier: pid, port: port, capacity: capacity)
     }
 
-    private static var buildConfiguration: String {
+    static var buildConfiguration: String {
         #if DEBUG
         return "debug"
         #else

@@ -73,6 +73,23 @@ struct ChildProcess {
         _ = waitpid(pid, &status, 0)
     }
 
+    /// Waits at most `seconds` for the child to exit; if it has not, kills it (`SIGKILL`) and reaps it.
+    /// - Returns: whether it exited with status 0 in time, or `nil` when it had to be killed (or
+    ///   `stopping()` turned true first, checked every 10 ms).
+    func wait(timeout seconds: Double, stopping: () -> Bool = { false }) -> Bool? {
+        let stopwatch = Stopwatch()
+        var status: Int32 = 0
+        while stopwatch.wallSeconds < seconds, !stopping() {
+            let reaped = waitpid(pid, &status, WNOHANG)
+            if reaped == pid { return status & 0x7F == 0 && (status >> 8) & 0xFF == 0 }
+            if reaped < 0 && errno != EINTR { return nil }
+            usleep(10_000)
+        }
+        kill(pid, SIGKILL)
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return nil
+    }
+
     /// A pipe whose descriptors are closed on `exec`, so children get only what is duplicated
     /// onto their standard streams.
     static func makePipe() throws(BenchError) -> (read: Int32, write: Int32) {

@@ -61,7 +61,7 @@ final class ServerProcess {
     }
 
     /// This executable's path: `/proc/self/exe` resolved on Linux, else the first argument.
-    private static func executablePath() -> String {
+    static func executablePath() -> String {
         if let resolved = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
             return resolved
         }

@@ -1,7 +1,8 @@
 import Foundation
 
 // endpointkit-bench: EndpointKit against hand-written baselines, measured side by side in one run.
-// See Docs/Performance.md. The hidden `--serve` flag runs the benchmark server (the child process).
+// See Docs/Performance.md. The hidden `--serve` flag runs the benchmark server (the child process),
+// `--instructions-child` the requests of one client under callgrind (InstructionsMode).
 
 let options: BenchOptions
 do {
@@ -20,6 +21,10 @@ if options.serve {
 if options.impairedTransfers {
     exit(ImpairedTransferMode.run(options))
 }
+if options.instructions {
+    // Starts nginx and the callgrind children, and waits for them on this thread.
+    exit(InstructionsMode.run(options))
+}
 if options.soak {
     // Blocks this thread; the soak's callbacks run on private queues.
     exit(SoakMode.run(options))
@@ -32,6 +37,13 @@ if options.soak {
 let exitStatus = ExitStatus()
 let finished = DispatchSemaphore(value: 0)
 Task.detached {
+    #if os(Linux) && canImport(CCurlShimAPI)
+    if let client = options.instructionsChild {
+        exitStatus.set(await InstructionsChild.run(client, options))
+        finished.signal()
+        return
+    }
+    #endif
     exitStatus.set(await BenchRunner.run(options))
     finished.signal()
 }

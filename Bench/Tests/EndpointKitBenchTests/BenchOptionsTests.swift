@@ -113,4 +113,42 @@ final class BenchOptionsTests: XCTestCase {
         XCTAssertEqual(SideResult.median([4, 1, 3, 2]), 2.5)
         XCTAssertTrue(SideResult.median([]).isNaN)
     }
+
+    func testThatInstructionsRunsNAndTwiceNRequestsAfterAWarmUp() throws {
+        let full = try BenchOptions(arguments: ["--instructions"])
+        XCTAssertTrue(full.instructions)
+        XCTAssertEqual(full.instructionRequests, BenchOptions.defaultInstructionRequests)
+        XCTAssertEqual(full.instructionWarmup, 100)
+        XCTAssertEqual(try BenchOptions(arguments: ["--instructions", "--quick"]).instructionRequests, 200)
+        let small = try BenchOptions(arguments: ["--instructions", "--requests", "20"])
+        XCTAssertEqual(small.instructionRequests, 20)
+        // At least 16, so that the 16 connections are open before the measured requests.
+        XCTAssertEqual(small.instructionWarmup, 20)
+        XCTAssertEqual(try BenchOptions(arguments: ["--instructions", "--requests", "5"]).instructionWarmup, 16)
+    }
+
+    func testThatTheInstructionsChildTakesItsClientURLAndWarmUp() throws {
+        let child = try BenchOptions(arguments: [
+            "--instructions-child", "bare", "--url", "http://127.0.0.1:8080", "--requests", "40", "--warmup", "0",
+            "--in-flight", "16",
+        ])
+        XCTAssertEqual(child.instructionsChild, .bare)
+        XCTAssertEqual(child.url, "http://127.0.0.1:8080")
+        XCTAssertEqual(child.instructionRequests, 40)
+        XCTAssertEqual(child.warmup, 0)
+        XCTAssertEqual(child.inFlight, 16)
+        XCTAssertThrowsError(try BenchOptions(arguments: ["--instructions-child", "urlsession"]))
+        XCTAssertThrowsError(try BenchOptions(arguments: ["--warmup", "-1"]))
+    }
+
+    func testThatCallgrindsTotalIsReadFromItsSummaryOrTotalsLine() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("callgrind-\(UUID().uuidString).out")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data("version: 1\nevents: Ir\nfn=main\n0 12\ntotals: 4242\n".utf8).write(to: file)
+        XCTAssertEqual(InstructionsMode.totalInstructions(inProfile: file), 4242)
+        try Data("events: Ir\nsummary: 123456789\ntotals: 1\n".utf8).write(to: file)
+        XCTAssertEqual(InstructionsMode.totalInstructions(inProfile: file), 123_456_789)
+        try Data().write(to: file)
+        XCTAssertNil(InstructionsMode.totalInstructions(inProfile: file))
+    }
 }
