@@ -7,6 +7,8 @@ let package = Package(
     products: [
         .library(name: "EndpointKit", targets: ["EndpointKit"]),
         .library(name: "EndpointKitTesting", targets: ["EndpointKitTesting"]),
+        // Stubs and sample responses without XCTest, for a demo build or SwiftUI previews of an app.
+        .library(name: "EndpointKitStubs", targets: ["EndpointKitStubs"]),
         .library(name: "EndpointKitXML", targets: ["EndpointKitXML"]),
         .executable(name: "endpointkit-demo", targets: ["EndpointKitDemo"]),
     ],
@@ -22,7 +24,9 @@ let package = Package(
             // download files); no tracking, no collected data.
             resources: [.process("PrivacyInfo.xcprivacy")]
         ),
-        .target(name: "EndpointKitTesting", dependencies: ["EndpointKit"]),
+        // The testing kit: EndpointKitStubs (re-exported) and its XCTest and Swift Testing assertions.
+        .target(name: "EndpointKitStubs", dependencies: ["EndpointKit"]),
+        .target(name: "EndpointKitTesting", dependencies: ["EndpointKit", "EndpointKitStubs"]),
         // XML responses; a separate product so only apps that need it link libxml2 on Linux.
         .target(name: "EndpointKitXML", dependencies: ["EndpointKit"]),
         // Loopback HTTP/1.1 server used by the tests and the demo (and, through a symbolic link, by
@@ -30,7 +34,7 @@ let package = Package(
         .target(name: "EndpointKitTestServer"),
         .executableTarget(
             name: "EndpointKitDemo",
-            dependencies: ["EndpointKit", "EndpointKitTesting", "EndpointKitTestServer"]
+            dependencies: ["EndpointKit", "EndpointKitStubs", "EndpointKitTestServer"]
         ),
         // A process the outbox tests start, kill with SIGKILL and start again on the same
         // directory (OutboxKillTests, OutboxDiskFaultTests); not a product.

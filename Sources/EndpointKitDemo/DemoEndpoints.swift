@@ -1,5 +1,5 @@
 import EndpointKit
-import EndpointKitTesting
+import EndpointKitStubs
 import Foundation
 
 // Endpoints of the demo, in both styles. Each works against the embedded server and httpbin.

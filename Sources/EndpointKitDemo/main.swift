@@ -1,7 +1,7 @@
 import Dispatch
 import EndpointKit
+import EndpointKitStubs
 import EndpointKitTestServer
-import EndpointKitTesting
 import Foundation
 
 // endpointkit-demo: shows a success, a server failure and a transport error through a closure, a

@@ -42,7 +42,7 @@ public func expectEndpoint<Request: APIRequest>(
 
 /// Records an issue with the report's diff unless the contract is satisfied.
 /// - Parameters:
-///   - report: The outcome of ``EndpointContract/check(_:label:arrayEncoding:)`` or another check.
+///   - report: The outcome of ``/EndpointKitStubs/EndpointContract/check(_:label:arrayEncoding:)`` or another check.
 ///   - fileID: The caller's file ID.
 ///   - filePath: The caller's file path.
 ///   - line: The caller's line.

@@ -36,7 +36,7 @@ public func assertEndpoint<Request: APIRequest>(
 
 /// Fails the test with the report's diff unless the contract is satisfied.
 /// - Parameters:
-///   - report: The outcome of ``EndpointContract/check(_:label:arrayEncoding:)`` or another check.
+///   - report: The outcome of ``/EndpointKitStubs/EndpointContract/check(_:label:arrayEncoding:)`` or another check.
 ///   - file: The file to report the failure in; the caller's by default.
 ///   - line: The line to report the failure at; the caller's by default.
 public func assertContract(_ report: ContractReport, file: StaticString = #filePath, line: UInt = #line) {
