@@ -28,6 +28,16 @@ final class AuthenticationTests: LoopbackTestCase {
             requiresRefresh: requiresRefresh)
     }
 
+    /// Sends `count` `GetItem`s at once and returns their results.
+    private func sendTogether(_ count: Int, through client: APIClient) async -> [APIResult<Item>] {
+        await withTaskGroup(of: APIResult<Item>.self) { group in
+            for _ in 0..<count { group.addTask { await client.send(GetItem()) } }
+            var results: [APIResult<Item>] = []
+            for await result in group { results.append(result) }
+            return results
+        }
+    }
+
     private func routeRequiringNewToken() {
         server.route("/item") { request in
             request.header("Authorization") == "Bearer new"
@@ -41,12 +51,7 @@ final class AuthenticationTests: LoopbackTestCase {
         let refreshes = Counter()
         let auth = makeAuth(refreshes: refreshes)
         let client = makeClient { $0.interceptors = [auth] }
-        let results = await withTaskGroup(of: APIResult<Item>.self) { group in
-            for _ in 0..<100 { group.addTask { await client.send(GetItem()) } }
-            var results: [APIResult<Item>] = []
-            for await result in group { results.append(result) }
-            return results
-        }
+        let results = await sendTogether(100, through: client)
         XCTAssertEqual(results.count, 100)
         XCTAssertEqual(results.filter { $0.value?.name == "secret" }.count, 100)
         XCTAssertEqual(refreshes.total, 1)
@@ -59,12 +64,7 @@ final class AuthenticationTests: LoopbackTestCase {
         let refreshes = Counter()
         let auth = makeAuth(refreshes: refreshes, succeed: false)
         let client = makeClient { $0.interceptors = [auth] }
-        let results = await withTaskGroup(of: APIResult<Item>.self) { group in
-            for _ in 0..<20 { group.addTask { await client.send(GetItem()) } }
-            var results: [APIResult<Item>] = []
-            for await result in group { results.append(result) }
-            return results
-        }
+        let results = await sendTogether(20, through: client)
         XCTAssertEqual(results.compactMap { $0.serverFailure?.statusCode }, Array(repeating: 401, count: 20))
         XCTAssertEqual(refreshes.total, 1)
         // Later 401s with the same credential do not start refresh after refresh.
@@ -114,12 +114,7 @@ final class AuthenticationTests: LoopbackTestCase {
         let client = makeClient { $0.interceptors = [auth] }
 
         // WHEN twenty requests start together
-        let results = await withTaskGroup(of: APIResult<Item>.self) { group in
-            for _ in 0..<20 { group.addTask { await client.send(GetItem()) } }
-            var results: [APIResult<Item>] = []
-            for await result in group { results.append(result) }
-            return results
-        }
+        let results = await sendTogether(20, through: client)
 
         // THEN one refresh ran before any was sent, and the server only ever saw the new token
         XCTAssertEqual(results.filter { $0.value?.name == "secret" }.count, 20)

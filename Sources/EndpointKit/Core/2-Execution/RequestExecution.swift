@@ -48,9 +48,6 @@ final class RequestExecution<Request: APIRequest>: Sendable {
     private let delegates: [WeakReference<any APIRequestDelegate>]
     /// Where each response is processed: the thread hop after the transport's completion.
     let responseThread: ResponseThread
-    /// Whether the first attempt runs on the thread that starts the send (an awaiting caller's
-    /// task) rather than on the processing queue.
-    private let startsInline: Bool
     /// What the send site added to the request's send information.
     private let sendSiteInfo: SendInfo
     private let started = DispatchTime.now()
@@ -83,7 +80,6 @@ final class RequestExecution<Request: APIRequest>: Sendable {
         self.route = route
         self.delegates = delegates
         self.responseThread = responseThread ?? .processingQueue(client.processingQueue)
-        startsInline = responseThread != nil
         sendSiteInfo = options.info
         let features = client.features.features(for: Request.Response.self)
         if features.isEmpty {
@@ -116,7 +112,8 @@ final class RequestExecution<Request: APIRequest>: Sendable {
             stopWaiting()
             complete(with: .transportError(.cancelled()))
         }
-        guard !startsInline else { return runAttempt() }
+        // An awaiting caller's task runs the first attempt at once; app code's thread does not.
+        if case .awaitingCaller = responseThread { return runAttempt() }
         client.processingQueue.async { [self] in runAttempt() }
     }
 

@@ -39,12 +39,9 @@ extension APIClient {
         _ requests: repeat each Request, policy: BatchPolicy = .keepPartial, maxConcurrent: Int = 4,
         completion: @escaping @MainActor @Sendable (BatchResult<(repeat APIResult<(each Request).Response>)>) -> Void
     ) -> RequestHandle {
-        let slots = (repeat Self.slot(for: each requests))
-        var operations: [BatchOperation] = []
-        repeat operations.append((each slots).operation(sending: each requests, through: self))
-        return startBatch(
-            operations, policy: policy, maxConcurrent: maxConcurrent, delegate: nil,
-            results: { (repeat (each slots).result) }, completion: completion)
+        startBatch(
+            of: repeat each requests, policy: policy, maxConcurrent: maxConcurrent, delegate: nil,
+            completion: completion)
     }
 
     /// Sends several requests, of different types, together and tells only the delegate (on the
@@ -55,12 +52,9 @@ extension APIClient {
         _ requests: repeat each Request, policy: BatchPolicy = .keepPartial, maxConcurrent: Int = 4,
         delegate: any BatchRequestDelegate
     ) -> RequestHandle {
-        let slots = (repeat Self.slot(for: each requests))
-        var operations: [BatchOperation] = []
-        repeat operations.append((each slots).operation(sending: each requests, through: self))
-        return startBatch(
-            operations, policy: policy, maxConcurrent: maxConcurrent, delegate: delegate,
-            results: { (repeat (each slots).result) }, completion: { _ in })
+        startBatch(
+            of: repeat each requests, policy: policy, maxConcurrent: maxConcurrent, delegate: delegate,
+            completion: { _ in })
     }
 
     /// Sends any number of requests of one type together and returns when all of them ended,
@@ -96,11 +90,8 @@ extension APIClient {
         _ requests: [Request], policy: BatchPolicy = .keepPartial, maxConcurrent: Int = 4,
         completion: @escaping @MainActor @Sendable (BatchResult<[APIResult<Request.Response>]>) -> Void
     ) -> RequestHandle {
-        let slots = requests.map { Self.slot(for: $0) }
-        let operations = zip(slots, requests).map { $0.operation(sending: $1, through: self) }
-        return startBatch(
-            operations, policy: policy, maxConcurrent: maxConcurrent, delegate: nil,
-            results: { slots.map(\.result) }, completion: completion)
+        startBatch(
+            of: requests, policy: policy, maxConcurrent: maxConcurrent, delegate: nil, completion: completion)
     }
 
     /// Sends any number of requests of one type together and tells only the delegate (on the
@@ -111,17 +102,40 @@ extension APIClient {
         _ requests: [Request], policy: BatchPolicy = .keepPartial, maxConcurrent: Int = 4,
         delegate: any BatchRequestDelegate
     ) -> RequestHandle {
-        let slots = requests.map { Self.slot(for: $0) }
-        let operations = zip(slots, requests).map { $0.operation(sending: $1, through: self) }
-        return startBatch(
-            operations, policy: policy, maxConcurrent: maxConcurrent, delegate: delegate,
-            results: { slots.map(\.result) }, completion: { _ in })
+        startBatch(
+            of: requests, policy: policy, maxConcurrent: maxConcurrent, delegate: delegate, completion: { _ in })
     }
 
     // MARK: - Running
 
     private static func slot<Request: APIRequest>(for request: Request) -> BatchSlot<Request.Response> {
         BatchSlot()
+    }
+
+    /// Starts a batch of different requests for the closure and delegate forms.
+    private func startBatch<each Request: APIRequest>(
+        of requests: repeat each Request, policy: BatchPolicy, maxConcurrent: Int,
+        delegate: (any BatchRequestDelegate)?,
+        completion: @escaping @MainActor @Sendable (BatchResult<(repeat APIResult<(each Request).Response>)>) -> Void
+    ) -> RequestHandle {
+        let slots = (repeat Self.slot(for: each requests))
+        var operations: [BatchOperation] = []
+        repeat operations.append((each slots).operation(sending: each requests, through: self))
+        return startBatch(
+            operations, policy: policy, maxConcurrent: maxConcurrent, delegate: delegate,
+            results: { (repeat (each slots).result) }, completion: completion)
+    }
+
+    /// Starts a batch of one request type for the closure and delegate forms.
+    private func startBatch<Request: APIRequest>(
+        of requests: [Request], policy: BatchPolicy, maxConcurrent: Int, delegate: (any BatchRequestDelegate)?,
+        completion: @escaping @MainActor @Sendable (BatchResult<[APIResult<Request.Response>]>) -> Void
+    ) -> RequestHandle {
+        let slots = requests.map { Self.slot(for: $0) }
+        let operations = zip(slots, requests).map { $0.operation(sending: $1, through: self) }
+        return startBatch(
+            operations, policy: policy, maxConcurrent: maxConcurrent, delegate: delegate,
+            results: { slots.map(\.result) }, completion: completion)
     }
 
     /// Runs a batch for an async caller and returns its failure. Not generic on purpose: the

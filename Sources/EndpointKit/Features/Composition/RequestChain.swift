@@ -59,7 +59,7 @@ public struct RequestChain<Value: Sendable>: Sendable {
 
 /// Runs one send of a chain: one request at a time, a handle for the whole chain, one report.
 final class ChainRunner: Sendable {
-    private struct Progress {
+    private struct Steps {
         /// How many steps have been sent.
         var step = 0
         var handle: RequestHandle?
@@ -71,7 +71,7 @@ final class ChainRunner: Sendable {
 
     private let client: APIClient
     private let run: CompositeRun
-    private let current = Locked(Progress())
+    private let current = Locked(Steps())
 
     init(client: APIClient, run: CompositeRun) {
         self.client = client
