@@ -77,10 +77,9 @@ public final class APIClient: Sendable {
         progress: (@MainActor @Sendable (TransferProgress) -> Void)? = nil,
         completion: @escaping @MainActor @Sendable (APIResult<Request.Response>) -> Void
     ) -> RequestHandle {
-        let onProgress = progress.map { progress in
-            { @Sendable (value: TransferProgress) in MainQueue.async { progress(value) } }
-        }
-        return perform(request, route: .mainActor(completion), progress: onProgress, options: SendOptions(info: info))
+        perform(
+            request, route: .mainActor(completion), progress: progress.map(Self.onMainActor),
+            options: SendOptions(info: info))
     }
 
     /// Sends a request and calls `completion` once on `queue` instead of the main actor: for
@@ -220,9 +219,6 @@ extension APIClient {
         // response instead of two.
         let caller = AwaitingCaller(fallback: processingQueue)
         let slot = ResultSlot<Request.Response>()
-        let onProgress = progress.map { progress in
-            { @Sendable (value: TransferProgress) in MainQueue.async { progress(value) } }
-        }
         let options =
             info.values.isEmpty && progress == nil
             ? SendOptions.awaited : SendOptions(reportsProgress: progress != nil, info: info)
@@ -231,13 +227,23 @@ extension APIClient {
             route: .inPlace { result in
                 slot.result = result
                 caller.finish()
-            }, progress: onProgress, options: options, responseThread: .awaitingCaller(caller))
+            }, progress: progress.map(Self.onMainActor), options: options, responseThread: .awaitingCaller(caller))
         await withTaskCancellationHandler {
             await caller.run()
         } onCancel: {
             handle.cancel()
         }
         return slot.result ?? .transportError(.cancelled())
+    }
+}
+
+extension APIClient {
+    /// A `progress:` closure as the transport may call it, from any thread: each value hops to
+    /// the main actor.
+    fileprivate static func onMainActor(
+        _ progress: @escaping @MainActor @Sendable (TransferProgress) -> Void
+    ) -> @Sendable (TransferProgress) -> Void {
+        { value in MainQueue.async { progress(value) } }
     }
 }
 
