@@ -1,7 +1,8 @@
-import EndpointKit
 import EndpointKitTestServer
 import Foundation
 import XCTest
+
+@testable import EndpointKit
 
 /// Identical GETs in flight share one network call when the client (or the request) asks for it;
 /// each caller keeps its own completion.
@@ -27,6 +28,13 @@ final class CoalescingTests: LoopbackTestCase {
     }
 
     let gate = Gate()
+
+    /// Waits until the first attempt of every send started so far has run, so each closure send
+    /// has joined its flight: they start on the client's processing queue, not on the caller's
+    /// thread, and a send that arrived after the answer would start a transfer of its own.
+    private func waitUntilTheSendsJoined() {
+        client.processingQueue.sync(flags: .barrier) {}
+    }
 
     override func setUpWithError() throws {
         try super.setUpWithError()
@@ -76,6 +84,7 @@ final class CoalescingTests: LoopbackTestCase {
                 done.fulfill()
             }
         }
+        waitUntilTheSendsJoined()
         XCTAssertTrue(server.waitForRequestCount(atLeast: 1, timeout: 5))
         handles[0].cancel()  // the caller whose send started the transfer
         gate.open()
@@ -102,6 +111,7 @@ final class CoalescingTests: LoopbackTestCase {
                 done.fulfill()
             }
         }
+        waitUntilTheSendsJoined()
         XCTAssertTrue(server.waitForRequestCount(atLeast: 1, timeout: 5))
         handles[0].cancel()
         handles[1].cancel()
