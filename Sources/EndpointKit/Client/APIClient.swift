@@ -175,7 +175,7 @@ public final class APIClient: Sendable {
         // The first step of every send: the request read once, with this client's defaults.
         let resolved = ResolvedRequest(request, configuration: configuration)
         let execution = RequestExecution(
-            client: self, resolved: resolved, options: options, route: route, delegates: delegates,
+            client: self, request: request, resolved: resolved, options: options, route: route, delegates: delegates,
             responseThread: responseThread)
         if let progress { execution.handle.progressReporter.setHandler(progress) }
         return execution

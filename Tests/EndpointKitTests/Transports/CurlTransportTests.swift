@@ -27,7 +27,7 @@ final class CurlTransportTests: XCTestCase {
     }
 
     private func execute(
-        _ urlRequest: URLRequest, deadline: TimeInterval = 10, on transport: CurlTransport? = nil
+        _ urlRequest: URLRequest, deadline: TimeInterval? = 10, on transport: CurlTransport? = nil
     ) throws -> Result<TransportResponse, TransportError> {
         let done = expectation(description: "completion")
         let box = Locked<Result<TransportResponse, TransportError>?>(nil)
@@ -57,6 +57,27 @@ final class CurlTransportTests: XCTestCase {
             XCTAssertEqual(echo.method, "PUT", "\(status)")
             XCTAssertEqual(echo.json, ["k": 1], "\(status)")
         }
+    }
+
+    /// Requests one after the other reuse one pooled easy handle; a plain GET after a plain GET
+    /// skips `curl_easy_reset`. Nothing of an earlier request may reach a later one.
+    func testThatAPooledHandleKeepsNothingOfTheRequestBefore() throws {
+        func echo(_ request: URLRequest, deadline: TimeInterval? = 10) throws -> Echo {
+            try JSONDecoder().decode(Echo.self, from: try execute(request, deadline: deadline).get().data)
+        }
+        var put = URLRequest(url: server.url("/echo")).with(method: "PUT")
+        put.httpBody = Data("body".utf8)
+        XCTAssertEqual(try echo(put).method, "PUT")
+        let get = try echo(URLRequest(url: server.url("/echo")))
+        XCTAssertEqual(get.method, "GET")
+        XCTAssertNil(get.body.flatMap { $0.isEmpty ? nil : $0 }, "the PUT's body was sent again")
+        // A short total limit on one GET, none on the next (which takes longer than that limit).
+        XCTAssertEqual(try echo(URLRequest(url: server.url("/echo")), deadline: 0.5).method, "GET")
+        XCTAssertEqual(try echo(URLRequest(url: server.url("/delay/900")), deadline: nil).method, "GET")
+        let head = try execute(URLRequest(url: server.url("/bytes/10")).with(method: "HEAD")).get()
+        XCTAssertEqual(head.data, Data())
+        XCTAssertEqual(try execute(URLRequest(url: server.url("/bytes/10"))).get().data.count, 10)
+        XCTAssertEqual(transport.activeTransferCount, 0)
     }
 
     func testThatRepeatedResponseHeadersAreJoinedAndLargeBodiesArriveIntact() throws {

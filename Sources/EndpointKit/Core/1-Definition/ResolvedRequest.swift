@@ -6,9 +6,11 @@ import Foundation
 /// The first step of every send. Later steps (building, sending, processing, retrying) read this
 /// value instead of the request, so an endpoint's members are evaluated once per send, in one
 /// place, whatever the number of attempts.
-struct ResolvedRequest<Request: APIRequest>: Sendable {
-    /// The endpoint itself, for what only it can do (`transformBody`, `decode`) and for features.
-    let request: Request
+///
+/// Not generic over the endpoint's type (the send keeps the endpoint beside it): the path copies
+/// this value and reads its members in code that is not specialized for the app's types, and a
+/// generic value there would look up its type metadata at run time at every step.
+struct ResolvedRequest: Sendable {
     let method: HTTPMethod
     /// The request's base URL override, or `nil` for the client's.
     let baseURL: URL?
@@ -37,9 +39,10 @@ struct ResolvedRequest<Request: APIRequest>: Sendable {
     let validation: ResponseValidation
     let envelope: any ResponseEnvelope
     let decoder: JSONDecoder
+    /// The request as a feature built and kept it earlier, sent again as it was built.
+    let prebuilt: URLRequestBuilder.Built?
 
-    init(_ request: Request, configuration: APIClient.Configuration) {
-        self.request = request
+    init<Request: APIRequest>(_ request: Request, configuration: APIClient.Configuration) {
         let method = request.method
         self.method = method
         baseURL = request.baseURL
@@ -63,6 +66,8 @@ struct ResolvedRequest<Request: APIRequest>: Sendable {
         validation = request.validation ?? configuration.validation
         envelope = request.envelope ?? configuration.envelope
         decoder = request.decoder ?? configuration.decoder
+        // Only classes adopt PrebuiltRequest: no conformance lookup for the struct endpoints.
+        prebuilt = Request.self is AnyClass ? (request as? any PrebuiltRequest)?.built : nil
     }
 }
 

@@ -34,8 +34,9 @@ final class RequestExecution<Request: APIRequest>: Sendable {
     let handle: RequestHandle
     let client: APIClient
     /// The request as this send reads it: its members, once, with the client's defaults.
-    let resolved: ResolvedRequest<Request>
-    var request: Request { resolved.request }
+    let resolved: ResolvedRequest
+    /// The endpoint itself, for what only it can do (`transformBody`, `decode`) and for features.
+    let request: Request
     /// The stages of this send, in the order of the client's features.
     let stages: [any RequestStage]
     /// Every hook some stage implements: a phase no stage takes part in is skipped.
@@ -69,14 +70,14 @@ final class RequestExecution<Request: APIRequest>: Sendable {
     ///     there at once. Otherwise the send was started from app code on any thread (often the
     ///     main one), and its first attempt runs on the processing queue.
     init(
-        client: APIClient, resolved: ResolvedRequest<Request>, options: SendOptions = .none,
+        client: APIClient, request: Request, resolved: ResolvedRequest, options: SendOptions = .none,
         route: ResultDelivery<Request>.Route,
         delegates: [WeakReference<any APIRequestDelegate>] = [],
         responseThread: ResponseThread? = nil
     ) {
         self.client = client
         self.resolved = resolved
-        let request = resolved.request
+        self.request = request
         self.route = route
         self.delegates = delegates
         self.responseThread = responseThread ?? .processingQueue(client.processingQueue)
@@ -220,7 +221,8 @@ final class RequestExecution<Request: APIRequest>: Sendable {
     ) -> APIResult<Request.Response> {
         guard !stages.isEmpty, !hooks.isDisjoint(with: [.didReceive, .didProcess]) else {
             let elapsed = elapsed
-            return ResponseProcessor(resolved, urlRequest: urlRequest).process(outcome, elapsed: elapsed)
+            return ResponseProcessor(request, resolved: resolved, urlRequest: urlRequest).process(
+                outcome, elapsed: elapsed)
         }
         var outcome = outcome
         var source = ResponseSource.network
@@ -229,7 +231,9 @@ final class RequestExecution<Request: APIRequest>: Sendable {
             stage.didReceive(&outcome, source: &source, request: urlRequest, context: context)
         }
         let elapsed = elapsed
-        var result = ResponseProcessor(resolved, urlRequest: urlRequest).process(outcome, elapsed: elapsed).from(source)
+        var result = ResponseProcessor(request, resolved: resolved, urlRequest: urlRequest).process(
+            outcome, elapsed: elapsed
+        ).from(source)
         let response = try? outcome.get()
         for stage in stages.reversed() where stage.hooks.contains(.didProcess) {
             result = stage.didProcess(result, response: response, source: source)
@@ -244,8 +248,10 @@ final class RequestExecution<Request: APIRequest>: Sendable {
             return .transportError(error)
         case .response(let response, let source):
             let elapsed = elapsed
-            return ResponseProcessor(resolved, urlRequest: urlRequest).process(.success(response), elapsed: elapsed)
-                .from(source)
+            return ResponseProcessor(request, resolved: resolved, urlRequest: urlRequest).process(
+                .success(response), elapsed: elapsed
+            )
+            .from(source)
         }
     }
 

@@ -39,14 +39,9 @@ struct URLRequestBuilder: Sendable {
     }
 
     /// Builds a request to send; large multipart bodies go to a temporary file.
-    func makeRequest<Request: APIRequest>(
-        for request: ResolvedRequest<Request>, inspecting: Bool = false
-    ) throws(RequestBuildError)
-        -> Built
-    {
-        // Built once already, kept by a feature and sent again as it was (a class: no conformance
-        // lookup for the struct endpoints).
-        if Request.self is AnyClass, let prebuilt = request.request as? any PrebuiltRequest { return prebuilt.built }
+    func makeRequest(for request: ResolvedRequest, inspecting: Bool = false) throws(RequestBuildError) -> Built {
+        // Built once already, kept by a feature and sent again as it was.
+        if let prebuilt = request.prebuilt { return prebuilt }
         let method = request.method
         guard HeaderFieldRules.isToken(method.rawValue) else {
             throw .definitionFailed("invalid method \(method.rawValue.debugDescription)")

@@ -12,8 +12,8 @@ struct ResponseProcessor<Request: APIRequest>: Sendable {
     let envelope: any ResponseEnvelope
     let decoder: JSONDecoder
 
-    init(_ resolved: ResolvedRequest<Request>, urlRequest: URLRequest) {
-        request = resolved.request
+    init(_ request: Request, resolved: ResolvedRequest, urlRequest: URLRequest) {
+        self.request = request
         self.urlRequest = urlRequest
         validation = resolved.validation
         envelope = resolved.envelope

@@ -27,8 +27,21 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
     /// An easy handle with its error buffer, kept for the next transfer. Used by one thread at a
     /// time: the transfer that holds it, or the pool.
     struct Handle: @unchecked Sendable {
+        /// What a handle's options were last set for.
+        enum Options: Equatable {
+            /// Never used, or reset since: libcurl's defaults.
+            case fresh
+            /// Set for a request of another kind (a body, a download, a client certificate...):
+            /// reset before the next one.
+            case unknown
+            /// Set for a plain GET (no body, no file, no stream) over http or https: the next
+            /// plain GET of the same scheme sets only what differs from one request to the next.
+            case plainGet(https: Bool)
+        }
+
         let easy: UnsafeMutableRawPointer
         let errorBuffer: UnsafeMutablePointer<CChar>
+        var options = Options.fresh
 
         /// Frees the handle (it must be in no multi handle).
         func free() {
@@ -37,8 +50,9 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
         }
     }
 
-    /// The most idle easy handles kept: reusing one (`curl_easy_reset`) costs about half of
-    /// `curl_easy_init` + `curl_easy_cleanup`, and its TLS session cache survives.
+    /// The most idle easy handles kept: reusing one costs about half of `curl_easy_init` +
+    /// `curl_easy_cleanup` (nothing for a plain GET after a plain GET, see ``Handle/Options``),
+    /// and its TLS session cache survives.
     private static let idleHandleLimit = 32
 
     private let multi: UnsafeMutableRawPointer
@@ -69,11 +83,11 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
     /// Transfers created and not yet freed (handles alive).
     var liveTransferCount: Int { liveTransfers.load(ordering: .relaxed) }
 
-    /// A reset idle handle, or a new one; `nil` if libcurl cannot make one.
+    /// An idle handle (with the options of its last request, see ``Handle/Options``), or a new
+    /// one; `nil` if libcurl cannot make one.
     func acquireHandle() -> Handle? {
         let handle: Handle
         if let idle = idleHandles.withLock({ $0.popLast() }) {
-            ek_curl_easy_reset(idle.easy)
             handle = idle
         } else {
             guard let easy = ek_curl_easy_init() else { return nil }
@@ -84,7 +98,8 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
         return handle
     }
 
-    /// Takes back a handle that is in no multi handle, for a later transfer.
+    /// Takes back a handle that is in no multi handle, for a later transfer; its `options` say
+    /// what its options were last set for.
     func recycle(_ handle: Handle) {
         liveTransfers.subtract(1, ordering: .relaxed)
         let kept = idleHandles.withLock { idle -> Bool in

@@ -3,7 +3,7 @@ import CCurlShim
 
 extension CurlTransfer {
     /// What the hop that just finished took, read from the easy handle at once (the handle goes
-    /// back to the pool and is reset right after): one call into the shim, which makes a dozen
+    /// back to the pool and the next transfer sets it up): one call into the shim, which makes a dozen
     /// `curl_easy_getinfo` calls, and no allocation for an IPv4 address.
     func metrics() -> TransferMetrics {
         var info = ek_curl_transfer_info()

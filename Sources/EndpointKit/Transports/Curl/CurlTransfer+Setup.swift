@@ -21,31 +21,40 @@ extension CurlTransfer {
             guard deadline > now else { return .timedOut(.total, after: timeouts.totalLimit, url: url) }
             remaining = max(1, Int((deadline - now) / 1_000_000))
         }
+        let https = url?.scheme?.caseInsensitiveEquals("https") == true
+        let identity = https ? settings.clientCertificates.value(forHost: url?.host) : nil
+        let kind = plainGetKind(https: https, identity: identity)
+        let reuses = kind != nil && handle.options == kind
+        if !reuses, handle.options != .fresh { ek_curl_easy_reset(easy) }
+        // Until every option is set, the handle's options are unknown.
+        handle.options = .unknown
         var options = CurlOptionSetter(easy: easy)
         options.set(CurlOption.url, address)
-        options.set(CurlOption.noSignal, 1)
-        options.set(CurlOption.protocols, CurlOption.Value.protocolsHTTPAndHTTPS)
-        options.set(CurlOption.redirectProtocols, CurlOption.Value.protocolsHTTPAndHTTPS)
-        options.set(CurlOption.acceptEncoding, "")
-        options.set(CurlOption.httpVersion, CurlOption.Value.http2OverTLS)
-        options.set(CurlOption.errorBuffer, UnsafeRawPointer(errorBuffer))
+        if !reuses {
+            // What every request sets the same way: kept on the handle from one plain GET to the next.
+            options.set(CurlOption.noSignal, 1)
+            options.set(CurlOption.protocols, CurlOption.Value.protocolsHTTPAndHTTPS)
+            options.set(CurlOption.redirectProtocols, CurlOption.Value.protocolsHTTPAndHTTPS)
+            options.set(CurlOption.acceptEncoding, "")
+            options.set(CurlOption.httpVersion, CurlOption.Value.http2OverTLS)
+            options.set(CurlOption.errorBuffer, UnsafeRawPointer(errorBuffer))
+        }
         if download == nil, stream == nil { options.set(CurlOption.maxFileSizeLarge, Int64(limit)) }
-        if remaining != Int.max { options.set(CurlOption.timeoutMilliseconds, remaining) }
+        // Both limits every time (0 is libcurl's "none"), so a reused handle keeps no old limit.
+        options.set(CurlOption.timeoutMilliseconds, remaining == Int.max ? 0 : remaining)
         // Without a connect limit of its own, libcurl's default (300 s) or the total deadline applies.
         if let connect = timeouts.connectLimit {
             options.set(CurlOption.connectTimeoutMilliseconds, min(remaining, max(1, Int(min(connect, 86_400) * 1000))))
-        } else if remaining != Int.max {
-            options.set(CurlOption.connectTimeoutMilliseconds, remaining)
+        } else {
+            options.set(CurlOption.connectTimeoutMilliseconds, remaining == Int.max ? 0 : remaining)
         }
-        installCallbacks(&options)
-        if let error = configureMethodAndBody(&options) { return error }
+        installCallbacks(&options, reuses: reuses)
+        if !reuses, let error = configureMethodAndBody(&options) { return error }
         if let error = configureHeaders(&options) { return error }
-        if url?.scheme?.caseInsensitiveEquals("https") == true {
+        if https, !reuses {
             options.set(CurlOption.pipeWait, 1)
             if options.failure == 0 { options.failure = settings.trust.apply(to: easy) }
-            if options.failure == 0, let identity = settings.clientCertificates.value(forHost: url?.host) {
-                options.failure = identity.apply(to: easy)
-            }
+            if options.failure == 0, let identity { options.failure = identity.apply(to: easy) }
         }
         guard options.failure == 0 else {
             return TransportError(
@@ -53,14 +62,26 @@ extension CurlTransfer {
                 underlyingError: CurlError(
                     code: Int(options.failure), summary: CurlLibrary.describe(options.failure), detail: ""))
         }
+        handle.options = kind ?? .unknown
         return nil
     }
 
-    private func installCallbacks(_ options: inout CurlOptionSetter) {
+    /// The kind of a plain GET (see ``CurlEventLoop/Handle/Options``) if this hop is one: no body,
+    /// no download file, no stream, no client certificate.
+    private func plainGetKind(https: Bool, identity: CurlClientCertificate?) -> CurlEventLoop.Handle.Options? {
+        guard case .none = requestBody, download == nil, stream == nil, identity == nil else { return nil }
+        guard let method = request.httpMethod, method != "GET" else { return .plainGet(https: https) }
+        return method.caseInsensitiveEquals("GET") ? .plainGet(https: https) : nil
+    }
+
+    /// The callbacks and this transfer as their context; on a `reused` handle the callbacks are
+    /// already set (they are the same functions for every transfer).
+    private func installCallbacks(_ options: inout CurlOptionSetter, reuses: Bool) {
         let context = UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
         options.set(CurlOption.privateData, context)
         options.set(CurlOption.writeData, context)
         options.set(CurlOption.headerData, context)
+        if reuses { return }
         options.setCallback(CurlOption.writeFunction) { data, size, count, context in
             guard let context else { return 0 }
             let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()

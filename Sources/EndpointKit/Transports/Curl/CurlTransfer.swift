@@ -22,7 +22,8 @@ final class CurlTransfer: TransportTask, @unchecked Sendable {
     }
 
     /// The easy handle and its error buffer, from the loop's pool.
-    private let handle: CurlEventLoop.Handle
+    /// Its `options` are updated as the transfer sets them (CurlTransfer+Setup.swift).
+    @exclusivity(unchecked) var handle: CurlEventLoop.Handle
     var easy: UnsafeMutableRawPointer { handle.easy }
     var errorBuffer: UnsafeMutablePointer<CChar> { handle.errorBuffer }
     let settings: CurlTransport.Settings
@@ -154,6 +155,7 @@ final class CurlTransfer: TransportTask, @unchecked Sendable {
         lastCounts = (0, 0)
         writer = ResponseBodyWriter(limit: limit, download: download)
         ek_curl_easy_reset(easy)
+        handle.options = .fresh
         ek_curl_slist_free_all(headerList)
         headerList = nil
         errorBuffer[0] = 0
