@@ -41,12 +41,13 @@ extension CurlTransfer {
         }
         if download == nil, stream == nil { options.set(CurlOption.maxFileSizeLarge, Int64(limit)) }
         // Both limits every time (0 is libcurl's "none"), so a reused handle keeps no old limit.
-        options.set(CurlOption.timeoutMilliseconds, remaining == Int.max ? 0 : remaining)
+        let total = remaining == Int.max ? 0 : remaining
+        options.set(CurlOption.timeoutMilliseconds, total)
         // Without a connect limit of its own, libcurl's default (300 s) or the total deadline applies.
         if let connect = timeouts.connectLimit {
             options.set(CurlOption.connectTimeoutMilliseconds, min(remaining, max(1, Int(min(connect, 86_400) * 1000))))
         } else {
-            options.set(CurlOption.connectTimeoutMilliseconds, remaining == Int.max ? 0 : remaining)
+            options.set(CurlOption.connectTimeoutMilliseconds, total)
         }
         installCallbacks(&options, reuses: reuses)
         if !reuses, let error = configureMethodAndBody(&options) { return error }
@@ -70,8 +71,9 @@ extension CurlTransfer {
     /// no download file, no stream, no client certificate.
     private func plainGetKind(https: Bool, identity: CurlClientCertificate?) -> CurlEventLoop.Handle.Options? {
         guard case .none = requestBody, download == nil, stream == nil, identity == nil else { return nil }
-        guard let method = request.httpMethod, method != "GET" else { return .plainGet(https: https) }
-        return method.caseInsensitiveEquals("GET") ? .plainGet(https: https) : nil
+        let method = request.httpMethod ?? "GET"
+        guard method == "GET" || method.caseInsensitiveEquals("GET") else { return nil }
+        return .plainGet(https: https)
     }
 
     /// The callbacks and this transfer as their context; on a `reused` handle the callbacks are
