@@ -50,8 +50,12 @@ final class BenchSmokeTests: XCTestCase {
         process.waitUntilExit()
         watchdog.cancel()
         let errors = (try? String(contentsOf: errorLog, encoding: .utf8)) ?? ""
-        let errorTail = errors.split(separator: "\n", omittingEmptySubsequences: false).suffix(40)
-            .joined(separator: "\n")
+        let lines = errors.split(separator: "\n", omittingEmptySubsequences: false)
+        // A sanitizer's report from its first line (its stacks say where), else the last lines.
+        let report = lines.firstIndex {
+            $0.contains("WARNING: ThreadSanitizer") || $0.contains("ERROR: AddressSanitizer")
+        }
+        let errorTail = (report.map { lines[$0...].prefix(80) } ?? lines.suffix(40)).joined(separator: "\n")
         XCTAssertEqual(process.terminationReason, .exit, "standard error ends with:\n\(errorTail)")
         XCTAssertEqual(process.terminationStatus, 0, "standard error ends with:\n\(errorTail)")
         return (data, errorTail, process.processIdentifier)

@@ -301,24 +301,31 @@ final class AwaitingCaller: Sendable {
 
     /// Hands `work` to the caller (from any thread).
     func post(_ work: @escaping @Sendable () -> Void) {
-        let (accepted, waiter) = state.withLock { state -> (Bool, UnsafeContinuation<Void, Never>?) in
-            guard !state.isClosed else { return (false, nil) }
+        let accepted = state.withLock { state -> Bool in
+            guard !state.isClosed else { return false }
             state.work.append(work)
-            defer { state.waiter = nil }
-            return (true, state.waiter)
+            Self.resumeWaiter(&state)
+            return true
         }
-        guard accepted else { return fallback.async(execute: work) }
-        waiter?.resume()
+        if !accepted { fallback.async(execute: work) }
     }
 
     /// Tells the caller its result is in its slot (from any thread); later calls do nothing.
     func finish() {
-        let waiter = state.withLock { state -> UnsafeContinuation<Void, Never>? in
-            guard !state.isClosed, !state.isFinished else { return nil }
+        state.withLock { state in
+            guard !state.isClosed, !state.isFinished else { return }
             state.isFinished = true
-            defer { state.waiter = nil }
-            return state.waiter
+            Self.resumeWaiter(&state)
         }
+    }
+
+    /// Resumes the waiting caller, if any, inside the lock: the caller takes this lock before it
+    /// waits again, so its next wait is ordered after this resume (the Swift runtime's own
+    /// hand-off, when a resume wins the race with the await, is invisible to the thread
+    /// sanitizer). A resume only marks the continuation or enqueues the task; it never runs it here.
+    private static func resumeWaiter(_ state: inout State) {
+        let waiter = state.waiter
+        state.waiter = nil
         waiter?.resume()
     }
 

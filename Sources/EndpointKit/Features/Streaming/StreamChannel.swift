@@ -90,21 +90,19 @@ final class StreamChannel: BodyStreamSource {
         _ frames: [StreamFrame], bytes: Int, from number: Int,
         eventState: (lastEventID: String, reconnectionTime: TimeInterval?)?
     ) {
-        let waiter = state.withLock { state -> (@Sendable () -> Void)? in
-            guard number == state.connection, !state.isDiscarded, state.end == nil else { return nil }
+        state.withLock { state in
+            guard number == state.connection, !state.isDiscarded, state.end == nil else { return }
             state.bytesReceived += Int64(bytes)
             if let eventState {
                 state.lastEventID = eventState.lastEventID
                 state.reconnectionTime = eventState.reconnectionTime
             }
-            guard !frames.isEmpty else { return nil }
+            guard !frames.isEmpty else { return }
             state.frames += frames
             state.connectionFrames += frames.count
             for frame in frames { state.bufferedBytes += frame.size }
-            defer { state.waiter = nil }
-            return state.waiter
+            Self.wake(&state)
         }
-        waiter?()
     }
 
     /// Connection `number`'s response was accepted: its body comes here.
@@ -130,8 +128,8 @@ final class StreamChannel: BodyStreamSource {
     /// Ends the stream with `result`, after the pieces held, or instead of them when
     /// `discarding`; the first end wins.
     func end(with result: APIResult<StreamSummary>, discarding: Bool) {
-        let waiter = state.withLock { state -> (@Sendable () -> Void)? in
-            guard state.end == nil || discarding && !state.isDiscarded else { return nil }
+        state.withLock { state in
+            guard state.end == nil || discarding && !state.isDiscarded else { return }
             if discarding {
                 state.isDiscarded = true
                 state.frames = []
@@ -140,9 +138,16 @@ final class StreamChannel: BodyStreamSource {
             }
             if state.end == nil || discarding { state.end = result }
             state.pausedTransfer = nil
-            defer { state.waiter = nil }
-            return state.waiter
+            Self.wake(&state)
         }
+    }
+
+    /// Calls the reader's waiter, if any, inside the lock: the reader takes this lock before it
+    /// waits again, so that wait is ordered after the wake-up (the Swift runtime's own hand-off,
+    /// when a resume wins the race with the await, is invisible to the thread sanitizer).
+    private static func wake(_ state: inout State) {
+        let waiter = state.waiter
+        state.waiter = nil
         waiter?()
     }
 
@@ -178,7 +183,8 @@ final class StreamChannel: BodyStreamSource {
         return taken
     }
 
-    /// Calls `wake` once when pieces or the end arrive.
+    /// Calls `wake` once when pieces or the end arrive, inside the channel's lock: it may only hand
+    /// off (resume a continuation, dispatch), never call back into the channel.
     /// - Returns: `false` (and `wake` is not kept) if some are there already.
     func wait(_ wake: @escaping @Sendable () -> Void) -> Bool {
         state.withLock { state in
