@@ -30,6 +30,17 @@ final class HeaderLinesTests: XCTestCase {
         XCTAssertEqual(head.value(for: "b"), "2")
     }
 
+    func testThatNamesCompareIgnoringASCIICaseOnly() {
+        XCTAssertTrue("Content-Type".caseInsensitiveEquals("content-TYPE"))
+        XCTAssertTrue("".caseInsensitiveEquals(""))
+        XCTAssertTrue("caf\u{00E9}".caseInsensitiveEquals("CAF\u{00E9}"))
+        XCTAssertFalse("caf\u{00E9}".caseInsensitiveEquals("CAF\u{00C9}"), "only ASCII letters fold")
+        XCTAssertFalse("X-[".caseInsensitiveEquals("x-{"), "[ and { differ by the case bit but are not letters")
+        XCTAssertFalse("Accept".caseInsensitiveEquals("Accept-Encoding"))
+        XCTAssertFalse("abc".caseInsensitiveEquals("abd"))
+        XCTAssertTrue(Substring("xETag").dropFirst().description.caseInsensitiveEquals("etag"))
+    }
+
     func testThatANewHeadStartsEmpty() {
         var head = lines(["A: 1"])
         head.removeAll()

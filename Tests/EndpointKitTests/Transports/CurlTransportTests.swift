@@ -80,6 +80,24 @@ final class CurlTransportTests: XCTestCase {
         XCTAssertEqual(transport.activeTransferCount, 0)
     }
 
+    /// The scheme is read from the URL's string, not parsed again: in any case, and only a whole
+    /// `http:` or `https:`.
+    func testThatTheSchemeIsRecognisedInAnyCaseAndOnlyWhole() throws {
+        XCTAssertEqual(
+            try execute(URLRequest(url: try XCTUnwrap(URL(string: "HTTP://127.0.0.1:\(server.port)/bytes/3")))).get()
+                .data.count, 3)
+        for address in ["http://a/", "HTTPS://a/", "Https://a/"] {
+            XCTAssertTrue(CurlTransfer.isHTTPOrHTTPS(address), address)
+        }
+        for address in ["httpx://a/", "http", "https", "htt://a/", "ftp://a/", "", "//a/", "h\u{00E9}ttp://a/"] {
+            XCTAssertFalse(CurlTransfer.isHTTPOrHTTPS(address), address)
+        }
+        XCTAssertTrue(CurlTransfer.startsWithScheme("HTTPS://a/", "https"))
+        XCTAssertFalse(CurlTransfer.startsWithScheme("http://a/", "https"))
+        let result = try execute(URLRequest(url: try XCTUnwrap(URL(string: "httpx://127.0.0.1:\(server.port)/"))))
+        XCTAssertEqual(result.failureReason, .unsupportedURL)
+    }
+
     func testThatRepeatedResponseHeadersAreJoinedAndLargeBodiesArriveIntact() throws {
         var configuration = CurlTransport.Configuration()
         configuration.cookieStorage = nil  // the cookies below stay out of the shared storage

@@ -89,9 +89,26 @@ extension String {
     /// other bytes must match exactly. Allocates nothing.
     func caseInsensitiveEquals(_ other: String) -> Bool {
         guard utf8.count == other.utf8.count else { return false }
-        for (byte, otherByte) in zip(utf8, other.utf8) where byte != otherByte {
-            guard byte | 0x20 == otherByte | 0x20, (0x61...0x7A).contains(byte | 0x20) else { return false }
+        // Native strings (nearly all) compare as two byte buffers; others byte by byte.
+        let compared = utf8.withContiguousStorageIfAvailable { bytes in
+            other.utf8.withContiguousStorageIfAvailable { otherBytes in
+                var index = 0
+                while index < bytes.count {
+                    guard Self.sameIgnoringASCIICase(bytes[index], otherBytes[index]) else { return false }
+                    index += 1
+                }
+                return true
+            }
         }
-        return true
+        if let compared = compared ?? nil { return compared }
+        return zip(utf8, other.utf8).allSatisfy(Self.sameIgnoringASCIICase)
+    }
+
+    /// Whether two bytes are equal, or the same ASCII letter in either case.
+    @inline(__always)
+    private static func sameIgnoringASCIICase(_ byte: UInt8, _ other: UInt8) -> Bool {
+        guard byte != other else { return true }
+        let lower = byte | 0x20
+        return lower == other | 0x20 && lower >= 0x61 && lower <= 0x7A
     }
 }

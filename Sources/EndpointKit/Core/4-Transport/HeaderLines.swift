@@ -5,7 +5,8 @@
 /// kept with where each name and value starts and ends, and a lookup compares only the names of
 /// the right length.
 struct HeaderLines: Sendable {
-    /// Where one field's name and value are in ``bytes``.
+    /// Where one field's name and value are in ``bytes`` (the bytes between them are the colon and
+    /// the spaces around it).
     private struct Entry: Sendable {
         var nameEnd: Int32
         var valueStart: Int32
@@ -48,11 +49,14 @@ struct HeaderLines: Sendable {
         let name = Self.trimmed(line, 0, colon)
         let value = Self.trimmed(line, colon + 1, line.count)
         guard name.lowerBound < name.upperBound else { return }
-        let start = Int32(bytes.count)
-        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: line[name]))
-        let nameEnd = Int32(bytes.count)
-        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: line[value]))
-        entries.append(Entry(nameEnd: nameEnd, valueStart: nameEnd, valueEnd: Int32(bytes.count), nameStart: start))
+        // One copy from the name's start to the value's end (the colon and spaces between stay).
+        let start = bytes.count
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: line[name.lowerBound..<value.upperBound]))
+        let shift = start - name.lowerBound
+        entries.append(
+            Entry(
+                nameEnd: Int32(name.upperBound + shift), valueStart: Int32(value.lowerBound + shift),
+                valueEnd: Int32(value.upperBound + shift), nameStart: Int32(start)))
     }
 
     /// Removes every field (a new status line starts a new head).

@@ -21,7 +21,7 @@ extension CurlTransfer {
             guard deadline > now else { return .timedOut(.total, after: timeouts.totalLimit, url: url) }
             remaining = max(1, Int((deadline - now) / 1_000_000))
         }
-        let https = url?.scheme?.caseInsensitiveEquals("https") == true
+        let https = Self.startsWithScheme(address, "https")
         let identity = https ? settings.clientCertificates.value(forHost: url?.host) : nil
         let kind = plainGetKind(https: https, identity: identity)
         let reuses = kind != nil && handle.options == kind
@@ -65,6 +65,23 @@ extension CurlTransfer {
         }
         handle.options = kind ?? .unknown
         return nil
+    }
+
+    /// Whether `address` (an absolute URL's string) is an http or https URL.
+    static func isHTTPOrHTTPS(_ address: String) -> Bool {
+        startsWithScheme(address, "http") || startsWithScheme(address, "https")
+    }
+
+    /// Whether `address` starts with `scheme` (ASCII, lowercase; in any case in `address`) and a
+    /// colon: an absolute URL's string starts with its scheme, so this is `url.scheme` compared
+    /// without parsing it again.
+    static func startsWithScheme(_ address: String, _ scheme: StaticString) -> Bool {
+        var bytes = address.utf8.makeIterator()
+        let expected = UnsafeBufferPointer(start: scheme.utf8Start, count: scheme.utf8CodeUnitCount)
+        for letter in expected {
+            guard let byte = bytes.next(), byte | 0x20 == letter else { return false }
+        }
+        return bytes.next() == UInt8(ascii: ":")
     }
 
     /// The kind of a plain GET (see ``CurlEventLoop/Handle/Options``) if this hop is one: no body,

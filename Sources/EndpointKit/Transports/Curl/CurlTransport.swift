@@ -139,9 +139,7 @@ public final class CurlTransport: Transport {
         _ request: TransportRequest,
         completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
     ) -> any TransportTask {
-        guard let scheme = request.urlRequest.url?.scheme,
-            scheme.caseInsensitiveEquals("http") || scheme.caseInsensitiveEquals("https")
-        else {
+        guard let address = request.urlRequest.url?.absoluteString, CurlTransfer.isHTTPOrHTTPS(address) else {
             return fail(
                 TransportError(
                     .unsupportedURL,
