@@ -296,7 +296,8 @@ final class RequestExecution<Request: APIRequest>: Sendable {
     // MARK: - Completion
 
     func finish(_ result: APIResult<Request.Response>) {
-        let result = fallback(for: result)
+        // Only a stage answers in place of a failure: a send without stages skips the call.
+        let result = stages.isEmpty ? result : fallback(for: result)
         guard handle.markCompleted() else { return }
         stopWaiting()
         complete(with: result)
@@ -305,7 +306,7 @@ final class RequestExecution<Request: APIRequest>: Sendable {
     /// A failure without a usable answer, answered by a stage instead when one can (and its
     /// answer succeeds).
     private func fallback(for result: APIResult<Request.Response>) -> APIResult<Request.Response> {
-        guard !stages.isEmpty, hooks.contains(.fallback), case .transportError(let error) = result else {
+        guard hooks.contains(.fallback), case .transportError(let error) = result else {
             return result
         }
         for stage in stages where stage.hooks.contains(.fallback) {

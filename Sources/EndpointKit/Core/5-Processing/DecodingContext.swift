@@ -64,7 +64,9 @@ public final class DecodingContext {
             }
             return text
         }
-        if data.allSatisfy(\.isJSONWhitespace) {
+        // Over the bytes, not `Data`'s iterator: this runs on every response, and stops at the
+        // first byte of nearly all of them.
+        if data.withUnsafeBytes({ $0.allSatisfy(\.isJSONWhitespace) }) {
             if let absent = MissingPayload.value(of: Value.self) { return absent }
             throw DecodingError.dataCorrupted(
                 .init(codingPath: [], debugDescription: "The body is empty; expected \(Value.self)."))
