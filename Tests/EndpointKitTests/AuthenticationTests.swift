@@ -202,9 +202,15 @@ final class Locked<Value: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
     private var stored: Value
     init(_ value: Value) { stored = value }
+    /// The value; a change in place (`value.append(x)`, `value += 1`) happens whole under the lock,
+    /// so two threads appending at once both land.
     var value: Value {
         get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
+        _modify {
+            lock.lock()
+            defer { lock.unlock() }
+            yield &stored
+        }
     }
 
     /// Changes the value in place, under the lock.

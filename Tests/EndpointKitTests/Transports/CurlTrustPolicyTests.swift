@@ -105,7 +105,7 @@ final class CurlTrustPolicyTests: TrustPolicyTestCase {
                 maximumResponseSize: 1 << 20)
             _ = transport.execute(request) { result in
                 if let data = try? result.get().data, let answer = try? JSONDecoder().decode(Answer.self, from: data) {
-                    answers.value = answers.value + [answer]
+                    answers.value.append(answer)
                 }
                 done.fulfill()
             }

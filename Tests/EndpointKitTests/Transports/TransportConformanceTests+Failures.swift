@@ -86,7 +86,7 @@ extension TransportConformanceTests {
                     urlRequest: URLRequest(url: server.url("/fault/stall")), timeouts: Timeouts(total: 10),
                     maximumResponseSize: 1000)
             ) { result in
-                if case .failure(let error) = result { reasons.value = reasons.value + [error.reason] }
+                if case .failure(let error) = result { reasons.value.append(error.reason) }
                 cancelled.fulfill()
             }
             let others = expectation(description: "others")
