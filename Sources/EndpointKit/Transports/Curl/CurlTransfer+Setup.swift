@@ -88,8 +88,7 @@ extension CurlTransfer {
     /// no download file, no stream, no client certificate.
     private func plainGetKind(https: Bool, identity: CurlClientCertificate?) -> CurlEventLoop.Handle.Options? {
         guard case .none = requestBody, download == nil, stream == nil, identity == nil else { return nil }
-        let method = request.httpMethod ?? "GET"
-        guard method == "GET" || method.caseInsensitiveEquals("GET") else { return nil }
+        guard (request.httpMethod ?? "GET").caseInsensitiveEquals("GET") else { return nil }
         return .plainGet(https: https)
     }
 
