@@ -39,6 +39,37 @@ final class ModelDecodingTests: XCTestCase {
         XCTAssertNil(product.note)
     }
 
+    func testThatOptionalAndWideNumbersConvertLikeTheirWrappedType() throws {
+        struct Counts: Decodable {
+            @Lenient var views: Int64
+            @Lenient var likes: Int?
+            @Lenient var rating: Double?
+            @Lenient var ids: [Int]
+        }
+        let counts = try decode(Counts.self, #"{"views":"9000000000","likes":"7","rating":"x"}"#)
+        XCTAssertEqual(counts.views, 9_000_000_000)
+        XCTAssertEqual(counts.likes, 7)
+        XCTAssertNil(counts.rating)
+        XCTAssertEqual(counts.ids, [])
+    }
+
+    func testThatATypeOfTheAppsOwnDecodesStrictlyInsideLenient() throws {
+        struct Level: LenientDecodable, Equatable {
+            let rank: Int
+        }
+        struct Player: Decodable {
+            @Lenient var level: Level
+        }
+        XCTAssertEqual(try decode(Player.self, #"{"level":{"rank":3}}"#).level, Level(rank: 3))
+        XCTAssertThrowsError(try decode(Player.self, #"{}"#)) { error in
+            guard case DecodingError.keyNotFound(let key, _) = error else {
+                return XCTFail("expected keyNotFound, got \(error)")
+            }
+            XCTAssertEqual(key.stringValue, "level")
+        }
+        XCTAssertThrowsError(try decode(Player.self, #"{"level":"3"}"#))
+    }
+
     func testThatStrictPropertiesStayStrict() {
         XCTAssertThrowsError(try decode(Product.self, #"{"id":"3"}"#))
     }

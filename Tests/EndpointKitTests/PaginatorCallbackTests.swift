@@ -68,7 +68,7 @@ extension PaginatorTests {
             refreshed.fulfill()
         }
         await fulfillment(of: [refreshed], timeout: 10)
-        let current = await paginator.currentPage
+        let current = paginator.snapshot.currentPage
         XCTAssertEqual(current, 1, "the async API sees the refresh")
         XCTAssertEqual(paginator.snapshot.items.count, 10)
 
@@ -125,7 +125,7 @@ extension PaginatorTests {
             DispatchQueue.concurrentPerform(iterations: 20) { _ in paginator.loadNextPage { _ in closures.fulfill() } }
         }
         await fulfillment(of: [closures], timeout: 10)
-        let loaded = await paginator.loadedPages
+        let loaded = paginator.snapshot.loadedPages
         XCTAssertEqual(loaded.map(\.number), Array(1...loaded.count))
         XCTAssertEqual(loaded.flatMap(\.items).map(\.id), Array(0..<loaded.count * 10))
         XCTAssertEqual(server.requestCount, loaded.count)

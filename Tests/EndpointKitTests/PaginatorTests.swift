@@ -65,10 +65,11 @@ final class PaginatorTests: LoopbackTestCase {
         var numbers: [Int] = []
         for try await page in paginator.pages { numbers.append(page.number) }
         XCTAssertEqual(numbers, Array(1...10))
-        let items = await paginator.items
+        let items = paginator.snapshot.items
         XCTAssertEqual(items.map(\.id), everyID)
-        let (current, maxPage, total, hasMore) = await (
-            paginator.currentPage, paginator.maxPage, paginator.totalCount, paginator.hasMore
+        let snapshot = paginator.snapshot
+        let (current, maxPage, total, hasMore) = (
+            snapshot.currentPage, snapshot.maxPage, snapshot.totalCount, snapshot.hasMore
         )
         XCTAssertEqual(current, 10)
         XCTAssertEqual(maxPage, 10)
@@ -84,9 +85,9 @@ final class PaginatorTests: LoopbackTestCase {
     func testThatOffsetsLoadEveryItemOnceAndAShortPageIsTheEnd() async throws {
         let paginator = Paginator(client: client, request: OffsetItems())
         while let result = await paginator.loadNextPage() { _ = try result.get() }
-        let items = await paginator.items
+        let items = paginator.snapshot.items
         XCTAssertEqual(items.map(\.id), everyID)
-        let (total, maxPage) = await (paginator.totalCount, paginator.maxPage)
+        let (total, maxPage) = (paginator.snapshot.totalCount, paginator.snapshot.maxPage)
         XCTAssertEqual(total, 95, "known once the end is reached")
         XCTAssertEqual(maxPage, 10)
         XCTAssertEqual(server.requestCount, 10)
@@ -98,10 +99,10 @@ final class PaginatorTests: LoopbackTestCase {
         var sizes: [Int] = []
         for try await page in paginator.pages { sizes.append(page.items.count) }
         XCTAssertEqual(sizes, Array(repeating: 10, count: 9) + [5])
-        let items = await paginator.items
+        let items = paginator.snapshot.items
         XCTAssertEqual(items.map(\.id), everyID)
         XCTAssertEqual(server.requestCount, 10)
-        let hasMore = await paginator.hasMore
+        let hasMore = paginator.snapshot.hasMore
         XCTAssertFalse(hasMore)
     }
 
@@ -120,14 +121,14 @@ final class PaginatorTests: LoopbackTestCase {
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<30 { group.addTask { _ = await paginator.loadNextPage() } }
         }
-        let loaded = await paginator.loadedPages
+        let loaded = paginator.snapshot.loadedPages
         XCTAssertEqual(loaded.map(\.number), Array(1...loaded.count))
         XCTAssertEqual(loaded.flatMap(\.items).map(\.id), Array(0..<loaded.count * 10))
         XCTAssertEqual(server.requestCount, loaded.count)
         for page in 1...10 { XCTAssertLessThanOrEqual(hits.value("page \(page)"), 1, "page \(page)") }
 
         for try await _ in paginator.pages {}
-        let items = await paginator.items
+        let items = paginator.snapshot.items
         XCTAssertEqual(items.map(\.id), everyID)
         for page in 1...10 { XCTAssertEqual(hits.value("page \(page)"), 1, "page \(page)") }
     }
@@ -147,7 +148,7 @@ final class PaginatorTests: LoopbackTestCase {
         for _ in 0..<3 { _ = await paginator.loadNextPage() }
         let refreshed = await paginator.refresh()
         XCTAssertEqual(refreshed.value?.number, 1)
-        var (current, count) = await (paginator.currentPage, paginator.items.count)
+        var (current, count) = (paginator.snapshot.currentPage, paginator.snapshot.items.count)
         XCTAssertEqual(current, 1)
         XCTAssertEqual(count, 10)
         XCTAssertEqual(hits.value("page 1"), 2)
@@ -156,7 +157,7 @@ final class PaginatorTests: LoopbackTestCase {
         server.route("/numbered") { _ in .status(503) }
         let failed = await paginator.refresh()
         XCTAssertEqual(failed.serverFailure?.statusCode, 503)
-        (current, count) = await (paginator.currentPage, paginator.items.count)
+        (current, count) = (paginator.snapshot.currentPage, paginator.snapshot.items.count)
         XCTAssertEqual(current, 2, "a failed refresh keeps what was loaded")
         XCTAssertEqual(count, 20)
     }
@@ -173,7 +174,7 @@ final class PaginatorTests: LoopbackTestCase {
         XCTAssertEqual(cancelled?.transportReason, .cancelled)
         let page2 = await paginator.loadNextPage()
         XCTAssertEqual(page2?.value?.items.first?.id, 10)
-        let ids = await paginator.items.map(\.id)
+        let ids = paginator.snapshot.items.map(\.id)
         XCTAssertEqual(ids, Array(0..<20))
     }
 
@@ -188,7 +189,7 @@ final class PaginatorTests: LoopbackTestCase {
             XCTAssertEqual((error as? ServerFailure)?.statusCode, 500)
         }
         XCTAssertEqual(seen, 2)
-        let hasMore = await paginator.hasMore
+        let hasMore = paginator.snapshot.hasMore
         XCTAssertTrue(hasMore)
         let retried = await paginator.loadNextPage()
         XCTAssertEqual(retried?.value?.number, 3)
@@ -210,7 +211,7 @@ final class PaginatorTests: LoopbackTestCase {
         let outcome = await iteration.result
         guard case .failure(let error) = outcome else { return XCTFail("\(outcome)") }
         XCTAssertEqual((error as? TransportError)?.reason, .cancelled)
-        let (current, loading) = await (paginator.currentPage, paginator.isLoading)
+        let (current, loading) = (paginator.snapshot.currentPage, paginator.snapshot.isLoading)
         XCTAssertEqual(current, 1)
         XCTAssertFalse(loading)
     }
@@ -223,7 +224,7 @@ final class PaginatorTests: LoopbackTestCase {
         }
         let paginator = Paginator(client: client, request: CursorItems(path: "/same-cursor"))
         for try await _ in paginator.pages {}
-        let ids = await paginator.items.map(\.id)
+        let ids = paginator.snapshot.items.map(\.id)
         XCTAssertEqual(ids, [1, 2])
         XCTAssertEqual(server.requestCount, 2)
     }
@@ -239,7 +240,7 @@ final class PaginatorTests: LoopbackTestCase {
         }
         let paginator = Paginator(client: client, request: NumberedItems(path: "/clamped"))
         for try await _ in paginator.pages {}
-        let (ids, hasMore) = await (paginator.items.map(\.id), paginator.hasMore)
+        let (ids, hasMore) = (paginator.snapshot.items.map(\.id), paginator.snapshot.hasMore)
         XCTAssertEqual(ids, Array(0..<30))
         XCTAssertFalse(hasMore)
         XCTAssertEqual(server.requestCount, 4)
@@ -256,7 +257,7 @@ final class PaginatorTests: LoopbackTestCase {
         }
         let paginator = Paginator(client: client, request: NumberedItems(path: "/endless"))
         for try await _ in paginator.pages {}
-        let count = await paginator.items.count
+        let count = paginator.snapshot.items.count
         XCTAssertEqual(count, 20)
         XCTAssertEqual(server.requestCount, 3)
     }

@@ -75,8 +75,8 @@ enum API {
 
     func loadMore() async {
         _ = await donors.loadNextPage()
-        let page = await donors.currentPage, last = await donors.maxPage
-        print("page", page, "of", last.map(String.init) ?? "?", "- more:", await donors.hasMore)
+        let state = donors.snapshot
+        print("page", state.currentPage, "of", state.maxPage.map(String.init) ?? "?", "- more:", state.hasMore)
     }
 
     // The three delegate methods; each receives the request it is about.
@@ -123,10 +123,9 @@ final class FromAPIClientTrioMigrationTests: LoopbackTestCase {
         // THEN the paginator, the success and the Error.ID failure all arrived, with the base params
         XCTAssertTrue(detailed)
         XCTAssertTrue(refused)
-        let items = await controller.donors.items.map(\.name)
-        let (page, hasMore, total) = await (
-            controller.donors.currentPage, controller.donors.hasMore, controller.donors.totalCount
-        )
+        let state = controller.donors.snapshot
+        let items = state.items.map(\.name)
+        let (page, hasMore, total) = (state.currentPage, state.hasMore, state.totalCount)
         XCTAssertEqual(items, ["Ada", "Bo"])
         XCTAssertEqual(page, 1)
         XCTAssertEqual(total, 2)

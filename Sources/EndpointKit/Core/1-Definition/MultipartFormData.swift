@@ -94,7 +94,7 @@ public struct MultipartFormData: Sendable {
     public var contentType: String { "multipart/form-data; boundary=\(boundary)" }
 
     /// A boundary of 32 random hexadecimal digits after a fixed prefix.
-    public static func randomBoundary() -> String {
+    static func randomBoundary() -> String {
         "EndpointKit-" + (0..<4).map { _ in String(format: "%08x", UInt32.random(in: .min ... .max)) }.joined()
     }
 

@@ -17,7 +17,7 @@ public struct RequestContext: Sendable {
     public let info: SendInfo
 
     /// Creates a context. The client does this; tests of interceptors and plugins may too.
-    public init(
+    package init(
         id: UInt64, endpoint: String, method: HTTPMethod, tag: String?, attempt: Int, previousFailures: [APIFailure],
         info: SendInfo = .empty
     ) {

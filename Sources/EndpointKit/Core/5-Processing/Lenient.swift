@@ -29,14 +29,18 @@ extension Lenient: Decodable {
     /// Decodes the value, converting or defaulting as described on the type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
+        guard let fallback = Value.lenientFallback else {
+            wrappedValue = try container.decode(Value.self)
+            return
+        }
         if container.decodeNil() {
-            wrappedValue = Value.lenientDefault
+            wrappedValue = fallback
         } else if let value = try? container.decode(Value.self) {
             wrappedValue = value
-        } else if let scalar = try? container.decode(EnvelopeScalar.self), let value = Value(lenient: scalar) {
+        } else if let scalar = try? container.decode(EnvelopeScalar.self), let value = Value.converted(from: scalar) {
             wrappedValue = value
         } else {
-            wrappedValue = Value.lenientDefault
+            wrappedValue = fallback
         }
     }
 }
@@ -55,30 +59,62 @@ extension Lenient: Hashable where Value: Hashable {}
 extension KeyedDecodingContainer {
     /// Decodes a ``Lenient`` property, using the default when the key is missing.
     public func decode<Value>(_ type: Lenient<Value>.Type, forKey key: Key) throws -> Lenient<Value> {
-        try decodeIfPresent(type, forKey: key) ?? Lenient(wrappedValue: Value.lenientDefault)
+        if let value = try decodeIfPresent(type, forKey: key) { return value }
+        guard let fallback = Value.lenientFallback else {
+            throw DecodingError.keyNotFound(
+                key,
+                DecodingError.Context(codingPath: codingPath, debugDescription: "No value for a strict Lenient type.")
+            )
+        }
+        return Lenient(wrappedValue: fallback)
     }
 }
 
-/// A type ``Lenient`` can decode: it has a default and can be converted from another scalar.
-public protocol LenientDecodable: Decodable {
+/// A type ``Lenient`` can decode: `String`, `Int`, `Int64`, `Double`, `Bool`, arrays and optionals
+/// of these.
+///
+/// The conversions and defaults are EndpointKit's own; a type of yours that adopts this protocol
+/// decodes strictly inside `@Lenient` (no conversion, and a missing key is an error).
+public protocol LenientDecodable: Decodable {}
+
+extension String: LenientDecodable {}
+extension Int: LenientDecodable {}
+extension Int64: LenientDecodable {}
+extension Double: LenientDecodable {}
+extension Bool: LenientDecodable {}
+extension Array: LenientDecodable where Element: Decodable {}
+extension Optional: LenientDecodable where Wrapped: LenientDecodable {}
+
+/// What ``Lenient`` converts and defaults to, kept off the standard types' public surface.
+protocol LenientConvertible {
     /// The value used for `null`, a missing key or an unconvertible value.
     static var lenientDefault: Self { get }
     /// Converts a scalar of another JSON type, or returns `nil`.
     init?(lenient scalar: EnvelopeScalar)
 }
 
-extension String: LenientDecodable {
-    /// `""`.
-    public static var lenientDefault: String { "" }
-    /// The scalar's text.
-    public init?(lenient scalar: EnvelopeScalar) { self = scalar.description }
+extension LenientDecodable {
+    /// The type's default, when it has one.
+    static var lenientFallback: Self? { (Self.self as? any LenientConvertible.Type)?.lenientDefault as? Self }
+
+    /// `scalar` converted, when the type converts.
+    static func converted(from scalar: EnvelopeScalar) -> Self? {
+        (Self.self as? any LenientConvertible.Type)?.init(lenient: scalar) as? Self
+    }
 }
 
-extension Int: LenientDecodable {
+extension String: LenientConvertible {
+    /// `""`.
+    static var lenientDefault: String { "" }
+    /// The scalar's text.
+    init?(lenient scalar: EnvelopeScalar) { self = scalar.description }
+}
+
+extension Int: LenientConvertible {
     /// `0`.
-    public static var lenientDefault: Int { 0 }
+    static var lenientDefault: Int { 0 }
     /// Integral numbers and numeric text; `true`/`false` as `1`/`0`.
-    public init?(lenient scalar: EnvelopeScalar) {
+    init?(lenient scalar: EnvelopeScalar) {
         if case .bool(let flag) = scalar {
             self = flag ? 1 : 0
         } else if let value = scalar.intValue {
@@ -89,21 +125,21 @@ extension Int: LenientDecodable {
     }
 }
 
-extension Int64: LenientDecodable {
+extension Int64: LenientConvertible {
     /// `0`.
-    public static var lenientDefault: Int64 { 0 }
+    static var lenientDefault: Int64 { 0 }
     /// Integral numbers and numeric text.
-    public init?(lenient scalar: EnvelopeScalar) {
+    init?(lenient scalar: EnvelopeScalar) {
         guard let value = Int(lenient: scalar) else { return nil }
         self = Int64(value)
     }
 }
 
-extension Double: LenientDecodable {
+extension Double: LenientConvertible {
     /// `0`.
-    public static var lenientDefault: Double { 0 }
+    static var lenientDefault: Double { 0 }
     /// Numbers and numeric text.
-    public init?(lenient scalar: EnvelopeScalar) {
+    init?(lenient scalar: EnvelopeScalar) {
         switch scalar {
         case .int(let value): self = Double(value)
         case .double(let value): self = value
@@ -115,11 +151,11 @@ extension Double: LenientDecodable {
     }
 }
 
-extension Bool: LenientDecodable {
+extension Bool: LenientConvertible {
     /// `false`.
-    public static var lenientDefault: Bool { false }
+    static var lenientDefault: Bool { false }
     /// Numbers (non-zero is `true`) and the texts `true`/`false`/`yes`/`no`/`1`/`0`.
-    public init?(lenient scalar: EnvelopeScalar) {
+    init?(lenient scalar: EnvelopeScalar) {
         switch scalar {
         case .bool(let flag): self = flag
         case .int(let value): self = value != 0
@@ -134,19 +170,19 @@ extension Bool: LenientDecodable {
     }
 }
 
-extension Array: LenientDecodable where Element: Decodable {
+extension Array: LenientConvertible where Element: Decodable {
     /// `[]`.
-    public static var lenientDefault: [Element] { [] }
+    static var lenientDefault: [Element] { [] }
     /// A lone scalar is not converted into an array.
-    public init?(lenient scalar: EnvelopeScalar) { return nil }
+    init?(lenient scalar: EnvelopeScalar) { return nil }
 }
 
-extension Optional: LenientDecodable where Wrapped: LenientDecodable {
+extension Optional: LenientConvertible where Wrapped: LenientDecodable {
     /// `nil`.
-    public static var lenientDefault: Wrapped? { nil }
+    static var lenientDefault: Wrapped? { nil }
     /// Converts as `Wrapped` would.
-    public init?(lenient scalar: EnvelopeScalar) {
-        guard let value = Wrapped(lenient: scalar) else { return nil }
+    init?(lenient scalar: EnvelopeScalar) {
+        guard let value = Wrapped.converted(from: scalar) else { return nil }
         self = .some(value)
     }
 }

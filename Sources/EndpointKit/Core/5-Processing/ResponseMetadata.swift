@@ -29,7 +29,7 @@ public struct ResponseMetadata: Sendable {
     let head: ResponseHead
 
     /// Creates metadata. Transports and test doubles use this.
-    public init(
+    init(
         request: URLRequest, response: HTTPURLResponse, data: Data, elapsed: TimeInterval, envelope: EnvelopeInfo? = nil
     ) {
         self.init(request: request, head: ResponseHead(response), data: data, elapsed: elapsed, envelope: envelope)

@@ -79,9 +79,6 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
         self.timeoutLimit = timeoutLimit
     }
 
-    /// The `URLError` code behind this error, if the transport reported one.
-    public var urlErrorCode: URLError.Code? { (underlyingError as? URLError)?.code }
-
     /// Whether the request was cancelled.
     public var isCancelled: Bool { reason == .cancelled }
 

@@ -7,7 +7,7 @@ public struct BatchFailure: Error, Sendable, CustomStringConvertible {
     public let failure: APIFailure
 
     /// Creates a batch failure.
-    public init(index: Int?, failure: APIFailure) {
+    init(index: Int?, failure: APIFailure) {
         self.index = index
         self.failure = failure
     }

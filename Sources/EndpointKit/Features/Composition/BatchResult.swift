@@ -19,7 +19,7 @@ public struct BatchResult<Results: Sendable>: Sendable {
     public let failure: BatchFailure?
 
     /// Creates a batch result.
-    public init(results: Results, failure: BatchFailure?) {
+    init(results: Results, failure: BatchFailure?) {
         self.results = results
         self.failure = failure
     }

@@ -16,7 +16,7 @@ public struct ChainResult<Value: Sendable>: Sendable {
     public let stepValues: [any Sendable]
 
     /// Creates a chain result.
-    public init(result: APIResult<Value>, failedStep: Int?, stepValues: [any Sendable]) {
+    init(result: APIResult<Value>, failedStep: Int?, stepValues: [any Sendable]) {
         self.result = result
         self.failedStep = failedStep
         self.stepValues = stepValues

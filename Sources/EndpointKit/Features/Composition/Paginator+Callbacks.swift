@@ -4,27 +4,29 @@ import Foundation
 /// The paginator for closure and delegate code: the same loads and state as the async API, with
 /// no Task to write.
 extension Paginator {
-    /// Where a paginator stands, read at one moment without awaiting: for closure and delegate
-    /// code (`tableView(_:numberOfRowsInSection:)` returns `posts.snapshot.items.count`).
+    /// Where a paginator stands, read at one moment without awaiting, from any code
+    /// (`tableView(_:numberOfRowsInSection:)` returns `posts.snapshot.items.count`).
     public struct Snapshot: Sendable {
-        /// Every item loaded so far, in order (``Paginator/items``).
+        /// Every item loaded so far, in order.
         public let items: [Element]
-        /// The pages loaded so far, in order (``Paginator/loadedPages``).
+        /// The pages loaded so far, in order.
         public let loadedPages: [Page<Element>]
-        /// The number of pages, when known (``Paginator/maxPage``).
+        /// The number of pages: from the paging information (`totalPages`, or `totalCount` and the
+        /// page size), or the pages loaded once the end is reached; `nil` while unknown.
         public let maxPage: Int?
-        /// The number of items, when known (``Paginator/totalCount``).
+        /// The total number of items: from the paging information, or the items loaded once the
+        /// end is reached; `nil` while unknown.
         public let totalCount: Int?
-        /// Whether another page can be loaded (``Paginator/hasMore``).
+        /// Whether another page can be loaded (`true` before the first page).
         public let hasMore: Bool
-        /// Whether a page is loading (``Paginator/isLoading``).
+        /// Whether a page is loading.
         public let isLoading: Bool
 
-        /// How many pages are loaded; 0 before the first (``Paginator/currentPage``).
+        /// How many pages are loaded (the number of the last one); 0 before the first.
         public var currentPage: Int { loadedPages.count }
     }
 
-    /// Where the list stands now: the same values as the paginator's properties, read at once.
+    /// Where the list stands now, every value read at the same moment.
     public nonisolated var snapshot: Snapshot {
         state.withLock { state in
             Snapshot(

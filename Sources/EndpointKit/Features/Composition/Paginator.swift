@@ -6,7 +6,7 @@ import Dispatch
 /// ```swift
 /// let feed = Paginator(client: client, request: ListPosts())
 /// _ = await feed.loadFirstPage()
-/// if await feed.hasMore { _ = await feed.loadNextPage() }    // e.g. when the list scrolls to its end
+/// if feed.snapshot.hasMore { _ = await feed.loadNextPage() }    // e.g. when the list scrolls to its end
 /// _ = await feed.refresh()                                      // pull to refresh
 ///
 /// for try await page in feed.pages { show(page.items) }         // every page, loading as needed
@@ -19,7 +19,7 @@ import Dispatch
 ///
 /// One load runs at a time, whichever form asked for it: a call made while a page is loading
 /// waits for that load and returns its result instead of asking for the page again (use
-/// ``items`` or ``Page/number`` rather than appending every returned page). It stops at the end
+/// `snapshot.items` or ``Page/number`` rather than appending every returned page). It stops at the end
 /// and never asks for a page beyond it, also when the server repeats a cursor or answers an
 /// earlier page than asked for (see ``PagedRequest`` for where the paging information comes from).
 public actor Paginator<Request: PagedRequest> {
@@ -70,23 +70,6 @@ public actor Paginator<Request: PagedRequest> {
         self.request = request
         state = Locked(State(book: PageBook(first: request.page)))
     }
-
-    /// Every item loaded so far, in order.
-    public var items: [Element] { state.withLock { $0.book.items } }
-    /// The pages loaded so far, in order.
-    public var loadedPages: [Page<Element>] { state.withLock { $0.book.pages } }
-    /// How many pages are loaded (the number of the last one); 0 before the first.
-    public var currentPage: Int { state.withLock { $0.book.pages.count } }
-    /// The number of pages: from the paging information (`totalPages`, or `totalCount` and the
-    /// page size), or the pages loaded once the end is reached; `nil` while unknown.
-    public var maxPage: Int? { state.withLock { $0.book.maxPage } }
-    /// The total number of items: from the paging information, or the items loaded once the end is
-    /// reached; `nil` while unknown.
-    public var totalCount: Int? { state.withLock { $0.book.totalCount } }
-    /// Whether another page can be loaded (`true` before the first page).
-    public var hasMore: Bool { state.withLock { $0.book.hasMore } }
-    /// Whether a page is loading.
-    public var isLoading: Bool { state.withLock { $0.load != nil } }
 
     /// Every page as an async sequence, in order: the pages already loaded, then the following
     /// ones, loaded as the sequence is iterated, until the end. A failed load throws its

@@ -32,7 +32,7 @@ public protocol PaginatorDelegate: AnyObject {
     /// A load failed; what was loaded stays, and the same page can be asked for again.
     func paginator<Request: PagedRequest>(_ paginator: Paginator<Request>, didFailWith failure: APIFailure)
     /// There is nothing more to load: a call was made at the end, or the server answered with a
-    /// page beyond the end (dropped; ``Paginator/hasMore`` is now `false`).
+    /// page beyond the end (dropped; `snapshot.hasMore` is now `false`).
     func paginatorDidReachEnd<Request: PagedRequest>(_ paginator: Paginator<Request>)
 }
 

@@ -14,7 +14,7 @@ public struct FeedbackMessage: Sendable, Hashable {
     public var text: String
 
     /// Creates a message.
-    public init(kind: Kind, text: String) {
+    init(kind: Kind, text: String) {
         self.kind = kind
         self.text = text
     }

@@ -74,17 +74,14 @@ public struct RetryPolicy: RequestRetrier, Hashable {
 
     /// The wait before retry number `retry`, with jitter: uniformly within
     /// `[nominal × (1 - jitter), nominal]`.
-    public func delay(forRetry retry: Int) -> TimeInterval {
+    package func delay(forRetry retry: Int) -> TimeInterval {
         let nominal = nominalDelay(forRetry: retry)
         return nominal * (1 - jitter * Double.random(in: 0...1))
     }
 
-    /// Decides whether attempt number `attempt` (1-based), which failed with `failure`, is sent
-    /// again.
-    /// - Returns: ``RetryDecision/retry(after:)`` with the wait; ``RetryDecision/stop`` when the
-    ///   retries are used up or the server's `Retry-After` is longer than ``maximumDelay``;
-    ///   ``RetryDecision/noOpinion`` when the method or the failure is not one this policy retries.
-    public func decision(after failure: APIFailure, attempt: Int, method: HTTPMethod) -> RetryDecision {
+    /// The decision of ``retry(_:failedWith:context:)`` for attempt number `attempt` of a request
+    /// with `method`.
+    package func decision(after failure: APIFailure, attempt: Int, method: HTTPMethod) -> RetryDecision {
         guard retryableMethods.contains(method) else { return .noOpinion }
         switch failure {
         case .transport(let error):
@@ -104,7 +101,11 @@ public struct RetryPolicy: RequestRetrier, Hashable {
         }
     }
 
-    /// ``decision(after:attempt:method:)`` for the attempt and method of `context`.
+    /// Decides whether the attempt of `context` (``RequestContext/attempt``, 1-based), which
+    /// failed with `failure`, is sent again.
+    /// - Returns: ``RetryDecision/retry(after:)`` with the wait; ``RetryDecision/stop`` when the
+    ///   retries are used up or the server's `Retry-After` is longer than ``maximumDelay``;
+    ///   ``RetryDecision/noOpinion`` when the method or the failure is not one this policy retries.
     public func retry(
         _ request: URLRequest, failedWith failure: APIFailure, context: RequestContext
     ) async

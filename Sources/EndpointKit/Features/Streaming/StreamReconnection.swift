@@ -52,7 +52,7 @@ public struct StreamReconnection: Sendable, Hashable {
     /// - Parameters:
     ///   - base: The server's reconnection time (`retry:`), or ``delay``.
     ///   - quietReconnections: The reconnections in a row that brought no event.
-    public func wait(base: TimeInterval, quietReconnections: Int) -> TimeInterval {
+    package func wait(base: TimeInterval, quietReconnections: Int) -> TimeInterval {
         var wait = base
         for _ in 0..<min(quietReconnections, 64) where wait < maximumDelay { wait *= backoffMultiplier }
         return min(wait, max(maximumDelay, base))

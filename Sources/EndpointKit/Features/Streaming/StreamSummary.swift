@@ -10,7 +10,7 @@ public struct StreamSummary: Sendable, Hashable {
     public var lastEventID: String
 
     /// Creates a summary.
-    public init(bytesReceived: Int64 = 0, reconnects: Int = 0, lastEventID: String = "") {
+    package init(bytesReceived: Int64 = 0, reconnects: Int = 0, lastEventID: String = "") {
         self.bytesReceived = bytesReceived
         self.reconnects = reconnects
         self.lastEventID = lastEventID
