@@ -7,10 +7,12 @@ import Foundation
 /// value instead of the request, so an endpoint's members are evaluated once per send, in one
 /// place, whatever the number of attempts.
 ///
-/// Not generic over the endpoint's type (the send keeps the endpoint beside it): the path copies
-/// this value and reads its members in code that is not specialized for the app's types, and a
-/// generic value there would look up its type metadata at run time at every step.
-struct ResolvedRequest: Sendable {
+/// Not generic over the endpoint's type (the send keeps the endpoint beside it): the path reads
+/// its members in code that is not specialized for the app's types, and a generic value there
+/// would look up its type metadata at run time at every step. A class, so that handing it on (to
+/// the execution, the builder, each attempt's response processing) is one retain, not a copy of
+/// its twenty members.
+final class ResolvedRequest: Sendable {
     let method: HTTPMethod
     /// The request's base URL override, or `nil` for the client's.
     let baseURL: URL?

@@ -10,7 +10,9 @@ import FoundationNetworking
 /// the body took them, see ``CommonParameterPlacement``), the request's query, then
 /// method-dependent parameters placed in the query. Headers: client
 /// defaults, then the request's (which win), then `Content-Type` from the body unless already set.
-struct URLRequestBuilder: Sendable {
+///
+/// A class: the client keeps one, and each attempt uses it without copying the configuration in it.
+final class URLRequestBuilder: Sendable {
     let configuration: APIClient.Configuration
     /// The client's base URL, split once.
     private let clientBase: BaseURL?
