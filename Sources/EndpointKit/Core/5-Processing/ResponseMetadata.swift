@@ -6,16 +6,34 @@ import FoundationNetworking
 
 /// What came back with a response, besides the decoded value: status, headers, raw body, timing.
 public struct ResponseMetadata: Sendable {
+    /// What never changes after the response arrived, behind one reference: the metadata is
+    /// handed along the path (processing, the result, the delivery) several times a request.
+    private final class Exchange: Sendable {
+        let request: URLRequest
+        let head: ResponseHead
+        let data: Data
+        let elapsed: TimeInterval
+
+        init(request: URLRequest, head: ResponseHead, data: Data, elapsed: TimeInterval) {
+            self.request = request
+            self.head = head
+            self.data = data
+            self.elapsed = elapsed
+        }
+    }
+
+    private let exchange: Exchange
+
     /// The request as it was sent (after building; without later redirects).
-    public let request: URLRequest
+    public var request: URLRequest { exchange.request }
     /// The HTTP response. On ``CurlTransport`` it is made the first time it is read; ``statusCode``,
     /// ``header(_:)`` and ``headers`` do not need it.
     public var response: HTTPURLResponse { head.response }
     /// The response body, after ``APIRequest/transformBody(_:metadata:)`` (empty for `HEAD`, 204 and
     /// empty bodies).
-    public let data: Data
+    public var data: Data { exchange.data }
     /// Time from the start of the send to the end of the body.
-    public let elapsed: TimeInterval
+    public var elapsed: TimeInterval { exchange.elapsed }
     /// What the response envelope reported (business status, message, page information), when the
     /// response went through an envelope.
     public internal(set) var envelope: EnvelopeInfo?
@@ -26,7 +44,7 @@ public struct ResponseMetadata: Sendable {
     /// cache or a transport that reports none. A revalidated response has the metrics of the `304`.
     public var metrics: TransferMetrics? { head.metrics }
     /// Status and header fields, read without making the `HTTPURLResponse`.
-    let head: ResponseHead
+    var head: ResponseHead { exchange.head }
 
     /// Creates metadata. Transports and test doubles use this.
     init(
@@ -36,10 +54,7 @@ public struct ResponseMetadata: Sendable {
     }
 
     init(request: URLRequest, head: ResponseHead, data: Data, elapsed: TimeInterval, envelope: EnvelopeInfo? = nil) {
-        self.request = request
-        self.head = head
-        self.data = data
-        self.elapsed = elapsed
+        exchange = Exchange(request: request, head: head, data: data, elapsed: elapsed)
         self.envelope = envelope
     }
 
