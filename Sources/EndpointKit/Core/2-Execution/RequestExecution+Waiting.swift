@@ -53,14 +53,28 @@ extension RequestExecution {
 
     /// Runs `action` on the processing queue after `seconds`, replacing any wait in progress.
     func schedule(after seconds: TimeInterval, _ action: @escaping @Sendable () -> Void) {
-        let timer = DispatchSource.makeTimerSource(queue: client.processingQueue)
-        timer.schedule(deadline: .now() + seconds)
-        timer.setEventHandler(handler: action)
-        let previous = state.withLock { state -> (any DispatchSourceTimer)? in
+        let source = DispatchSource.makeTimerSource(queue: client.processingQueue)
+        source.schedule(deadline: .now() + seconds)
+        source.setEventHandler(handler: action)
+        let timer = WaitTimer(source)
+        let previous = state.withLock { state -> WaitTimer? in
             defer { state.timer = timer }
             return state.timer
         }
         previous?.cancel()
-        timer.resume()
+        source.resume()
     }
+}
+
+/// A send's one timer (a backoff wait or a time limit), held by a class reference: the send's
+/// state reads and clears it at every completion, and an optional `any DispatchSourceTimer` (not
+/// class-bound on Linux) costs a run-time value-witness call each time where a reference costs a
+/// release.
+final class WaitTimer {
+    private let source: any DispatchSourceTimer
+
+    init(_ source: any DispatchSourceTimer) { self.source = source }
+
+    /// Stops the timer; its handler does not run afterwards.
+    func cancel() { source.cancel() }
 }

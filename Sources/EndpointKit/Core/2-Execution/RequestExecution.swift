@@ -18,19 +18,6 @@ import FoundationNetworking
 /// attempt is build, transport, process, deliver. Every phase checks the handle first: once the
 /// send completed or was cancelled, nothing else is delivered.
 final class RequestExecution<Request: APIRequest>: Sendable {
-    struct State {
-        var attempt = 0
-        var failures: [APIFailure] = []
-        var timer: (any DispatchSourceTimer)?
-        var interception: Task<Void, Never>?
-        var temporaryFiles: [URL] = []
-        /// Whether the send completed and removed its temporary files: files a build still in
-        /// progress makes afterwards are removed by the build itself.
-        var releasedFiles = false
-        /// The request of the last attempt sent, for an answer given in place of a failure.
-        var lastRequest: URLRequest?
-    }
-
     let handle: RequestHandle
     let client: APIClient
     /// The request as this send reads it: its members, once, with the client's defaults.
@@ -52,7 +39,7 @@ final class RequestExecution<Request: APIRequest>: Sendable {
     /// What the send site added to the request's send information.
     private let sendSiteInfo: SendInfo
     private let started = DispatchTime.now()
-    let state = Locked(State())
+    let state = Locked(ExecutionState())
 
     var timeouts: Timeouts { resolved.timeouts }
 
@@ -387,4 +374,19 @@ enum ResponseThread: Sendable {
         case .awaitingCaller(let caller): caller.post(work)
         }
     }
+}
+
+/// What a send changes as it goes, under its lock. Outside the generic class, so that its copies
+/// and destruction are plain code rather than run-time lookups for each endpoint type.
+struct ExecutionState {
+    var attempt = 0
+    var failures: [APIFailure] = []
+    var timer: WaitTimer?
+    var interception: Task<Void, Never>?
+    var temporaryFiles: [URL] = []
+    /// Whether the send completed and removed its temporary files: files a build still in
+    /// progress makes afterwards are removed by the build itself.
+    var releasedFiles = false
+    /// The request of the last attempt sent, for an answer given in place of a failure.
+    var lastRequest: URLRequest?
 }
