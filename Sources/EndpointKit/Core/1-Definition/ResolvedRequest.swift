@@ -44,14 +44,20 @@ final class ResolvedRequest: Sendable {
     /// The request as a feature built and kept it earlier, sent again as it was built.
     let prebuilt: URLRequestBuilder.Built?
 
-    init<Request: APIRequest>(_ request: Request, configuration: APIClient.Configuration) {
+    /// `configuration` is borrowed, not copied (an initializer's parameters are otherwise taken
+    /// as owned): the fields used are read out of it first, since `??` cannot capture it.
+    init<Request: APIRequest>(_ request: Request, configuration: borrowing APIClient.Configuration) {
+        let (clientEncoder, clientRetrier, clientCoalesces) =
+            (configuration.encoder, configuration.retrier, configuration.coalescesIdenticalRequests)
+        let (clientValidation, clientEnvelope, clientDecoder) =
+            (configuration.validation, configuration.envelope, configuration.decoder)
         let method = request.method
         self.method = method
         baseURL = request.baseURL
         path = request.path
         parameters = request.parameters
         headers = request.headers
-        encoder = request.encoder ?? configuration.encoder
+        encoder = request.encoder ?? clientEncoder
         timeouts = request.timeouts(overriding: configuration.timeouts)
         idleLimit = timeouts.idleLimit
         priority = request.priority
@@ -60,14 +66,12 @@ final class ResolvedRequest: Sendable {
         // machinery (about 1.4% of a request's CPU); `type(of:)` names a subclass, not its base.
         endpointName = _typeName(type(of: request), qualified: false)
         sendInfo = request.sendInfo
-        retrier = request.retrier ?? configuration.retrier
+        retrier = request.retrier ?? clientRetrier
         interceptors = request.interceptors
-        coalesces =
-            request.coalescesIdenticalRequests
-            ?? (configuration.coalescesIdenticalRequests && (method == .get || method == .head))
-        validation = request.validation ?? configuration.validation
-        envelope = request.envelope ?? configuration.envelope
-        decoder = request.decoder ?? configuration.decoder
+        coalesces = request.coalescesIdenticalRequests ?? (clientCoalesces && (method == .get || method == .head))
+        validation = request.validation ?? clientValidation
+        envelope = request.envelope ?? clientEnvelope
+        decoder = request.decoder ?? clientDecoder
         // Only classes adopt PrebuiltRequest: no conformance lookup for the struct endpoints.
         prebuilt = Request.self is AnyClass ? (request as? any PrebuiltRequest)?.built : nil
     }

@@ -59,14 +59,25 @@ public final class CurlTransport: Transport {
         }
     }
 
-    /// What every transfer of this transport is configured with.
-    struct Settings: Sendable {
+    /// What every transfer of this transport is configured with. A class: each transfer keeps a
+    /// reference instead of a copy.
+    final class Settings: Sendable {
         let trust: CurlTrustOptions
         let cookieStorage: HTTPCookieStorage?
         /// The client certificates, checked.
         let clientCertificates: HostSelection<CurlClientCertificate>
         /// Header lines added when the request lacks that header (name lowercased, line).
         let defaultHeaders: [(name: String, line: String)]
+
+        init(
+            trust: CurlTrustOptions, cookieStorage: HTTPCookieStorage?,
+            clientCertificates: HostSelection<CurlClientCertificate>, defaultHeaders: [(name: String, line: String)]
+        ) {
+            self.trust = trust
+            self.cookieStorage = cookieStorage
+            self.clientCertificates = clientCertificates
+            self.defaultHeaders = defaultHeaders
+        }
     }
 
     /// The configuration the transport was created with.
