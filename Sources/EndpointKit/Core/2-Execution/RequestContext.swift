@@ -16,7 +16,7 @@ public struct RequestContext: Sendable {
     /// site's `info:` added.
     public let info: SendInfo
 
-    /// Creates a context. The client does this; tests of interceptors and plugins may too.
+    /// Creates a context. The client does this, and this package's own tests.
     package init(
         id: UInt64, endpoint: String, method: HTTPMethod, tag: String?, attempt: Int, previousFailures: [APIFailure],
         info: SendInfo = .empty

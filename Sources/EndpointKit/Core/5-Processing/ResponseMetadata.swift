@@ -46,7 +46,8 @@ public struct ResponseMetadata: Sendable {
     /// Status and header fields, read without making the `HTTPURLResponse`.
     var head: ResponseHead { exchange.head }
 
-    /// Creates metadata. Transports and test doubles use this.
+    /// Creates metadata from a finished `HTTPURLResponse`: for `DecodingContext`'s public
+    /// initializer, with which tests call a `decode(_:)` (a transport's response comes with a head).
     init(
         request: URLRequest, response: HTTPURLResponse, data: Data, elapsed: TimeInterval, envelope: EnvelopeInfo? = nil
     ) {
