@@ -23,6 +23,30 @@ final class HeaderLinesTests: XCTestCase {
         XCTAssertEqual(head.fields.map(\.name), ["Content-Type", "Set-Cookie", "set-cookie", "X-Empty"])
     }
 
+    func testThatAnIntegerFieldReadsAsInt64WouldReadItsValue() {
+        let values = [
+            "0", "879", " 42 ", "+7", "-3", "9223372036854775807", "-9223372036854775808", "9223372036854775808",
+            "", "+", "12a", "1 2", "0x10", "\u{0660}",
+        ]
+        for value in values {
+            let head = lines(["Content-Length: \(value)"])
+            XCTAssertEqual(
+                head.integer(for: "content-length"), Int64(value.trimmingCharacters(in: .whitespaces)),
+                "Content-Length: \(value)")
+        }
+        XCTAssertNil(lines(["Content-Length: 5", "Content-Length: 5"]).integer(for: "Content-Length"), "repeated")
+        XCTAssertNil(lines(["Content-Type: 5"]).integer(for: "Content-Length"), "missing")
+    }
+
+    func testThatOnlyTheSameDataValueCountsAsTheSameStorage() {
+        let body = Data(repeating: 7, count: 4096)
+        XCTAssertTrue(body.isSameStorage(as: body))
+        XCTAssertFalse(Data(body).isSameStorage(as: Data(repeating: 7, count: 4096)), "equal bytes elsewhere")
+        XCTAssertFalse(body.isSameStorage(as: body.prefix(10)), "a slice of it")
+        XCTAssertFalse(Data([1, 2]).isSameStorage(as: Data([1, 3])))
+        XCTAssertTrue(Data().isSameStorage(as: Data()))
+    }
+
     func testThatFoldedLinesContinueTheirFieldAndMalformedLinesAreDropped() {
         let head = lines(["  before any field", ": no name", "no colon", "A: 1  ", "\t folded ", "B: 2"])
         XCTAssertEqual(head.fields.map(\.name), ["A", "B"])

@@ -75,6 +75,39 @@ struct HeaderLines: Sendable {
         return result
     }
 
+    /// The value of the field `name` (case-insensitive) read as a decimal integer, as
+    /// `Int64(value(for: name))` reads it, without making the `String`: `nil` when the field is
+    /// missing, repeated, or not a number that fits.
+    func integer(for name: String) -> Int64? {
+        var found: Entry?
+        for entry in entries where matches(entry, name) {
+            guard found == nil else { return nil }
+            found = entry
+        }
+        guard let found else { return nil }
+        return bytes.withUnsafeBufferPointer { all -> Int64? in
+            var index = Int(found.valueStart)
+            let end = Int(found.valueEnd)
+            var negative = false
+            if index < end, all[index] == UInt8(ascii: "+") || all[index] == UInt8(ascii: "-") {
+                negative = all[index] == UInt8(ascii: "-")
+                index += 1
+            }
+            guard index < end else { return nil }
+            var value: Int64 = 0
+            while index < end {
+                let digit = all[index] &- UInt8(ascii: "0")
+                guard digit < 10 else { return nil }
+                let (shifted, overflow) = value.multipliedReportingOverflow(by: 10)
+                let (sum, carry) = shifted.addingReportingOverflow(negative ? -Int64(digit) : Int64(digit))
+                guard !overflow, !carry else { return nil }
+                value = sum
+                index += 1
+            }
+            return value
+        }
+    }
+
     /// Whether a field named `name` (case-insensitive) is present.
     func contains(_ name: String) -> Bool {
         entries.contains { matches($0, name) }

@@ -25,9 +25,8 @@ final class ResponseHead: @unchecked Sendable {
     /// and no fields (shared per status). Foundation refuses neither a status `init?` accepted nor
     /// fields, so this is never seen; it keeps ``response`` total without a trap.
     private let fallback: HTTPURLResponse
-    private let lock = NSLock()
-    /// Guarded by `lock`.
-    private var made: HTTPURLResponse?
+    /// The response once made (one allocation with its lock; an `NSLock` is two).
+    private let made: Locked<HTTPURLResponse?>
     /// What the exchange took. Set at most once, by the transport that made the head, before it
     /// hands the response on (a head is made when it arrives, the metrics are known at the end of
     /// the body); read-only after that.
@@ -40,7 +39,7 @@ final class ResponseHead: @unchecked Sendable {
         lines = nil
         httpVersion = "HTTP/1.1"
         fallback = response
-        made = response
+        made = Locked(response)
     }
 
     /// A head from its field lines; the `HTTPURLResponse` with the fields is made on first use.
@@ -52,6 +51,7 @@ final class ResponseHead: @unchecked Sendable {
         self.httpVersion = httpVersion
         self.lines = lines
         self.fallback = fallback
+        made = Locked(nil)
     }
 
     /// A head from parsed fields; the `HTTPURLResponse` with the fields is made on first use.
@@ -100,16 +100,16 @@ final class ResponseHead: @unchecked Sendable {
 
     /// The Foundation response, made on first use.
     var response: HTTPURLResponse {
-        lock.lock()
-        defer { lock.unlock() }
-        if let made { return made }
-        // A head with fields always has a URL; one without wraps a response already made.
-        let response =
-            url.flatMap {
-                HTTPURLResponse(url: $0, statusCode: statusCode, httpVersion: httpVersion, headerFields: dictionary)
-            } ?? fallback
-        made = response
-        return response
+        made.withLock { made in
+            if let made { return made }
+            // A head with fields always has a URL; one without wraps a response already made.
+            let response =
+                url.flatMap {
+                    HTTPURLResponse(url: $0, statusCode: statusCode, httpVersion: httpVersion, headerFields: dictionary)
+                } ?? fallback
+            made = response
+            return response
+        }
     }
     /// The value of the field `name` (case-insensitive); repeated fields joined with ", ".
     func value(forHTTPHeaderField name: String) -> String? {
@@ -119,8 +119,8 @@ final class ResponseHead: @unchecked Sendable {
 
     /// The body length the head declares (`Content-Length`), or -1.
     var expectedContentLength: Int64 {
-        guard lines != nil else { return response.expectedContentLength }
-        return value(forHTTPHeaderField: "Content-Length").flatMap { Int64($0) } ?? -1
+        guard let lines else { return response.expectedContentLength }
+        return lines.integer(for: "Content-Length") ?? -1
     }
 
     /// The fields as (name, value) pairs, repeated names joined with ", " (RFC 9110 §5.3).

@@ -38,7 +38,9 @@ struct ResponseProcessor<Request: APIRequest>: Sendable {
                         .decodingFailed, message: "The body could not be transformed: \(error)", underlyingError: error,
                         metadata: raw))
             }
-            return process(raw.replacingData(body), fileURL: transportResponse.fileURL)
+            // The default transformBody returns its input: no second metadata for the same bytes.
+            let metadata = body.isSameStorage(as: transportResponse.data) ? raw : raw.replacingData(body)
+            return process(metadata, fileURL: transportResponse.fileURL)
         }
     }
 
@@ -79,6 +81,21 @@ struct ResponseProcessor<Request: APIRequest>: Sendable {
                     message:
                         "The response could not be decoded as \(Request.Response.self): \(error.readableDescription)",
                     underlyingError: error, metadata: metadata))
+        }
+    }
+}
+
+extension Data {
+    /// Whether this value is `other` itself, bit for bit (the same storage and range, or the same
+    /// inline bytes), as a function that returned its argument unchanged gives it back. Equal
+    /// bytes held elsewhere are not (`false` then, though the two are equal).
+    func isSameStorage(as other: Data) -> Bool {
+        var (mine, theirs) = (self, other)
+        return Swift.withUnsafeBytes(of: &mine) { mine in
+            Swift.withUnsafeBytes(of: &theirs) { theirs in
+                guard let left = mine.baseAddress, let right = theirs.baseAddress else { return false }
+                return memcmp(left, right, mine.count) == 0
+            }
         }
     }
 }
