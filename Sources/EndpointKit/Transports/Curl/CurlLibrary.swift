@@ -38,6 +38,19 @@ enum CurlLibrary {
     /// The TLS library libcurl uses, e.g. `OpenSSL/3.0.11`.
     static var tlsLibrary: String { ek_curl_ssl_version().map { String(cString: $0) } ?? "unknown" }
 
+    /// What libcurl itself sends as `Accept-Encoding` when `CURLOPT_ACCEPT_ENCODING` is `""`: every
+    /// content coding it can decode, in its own order (`deflate, gzip, br, zstd` with all of them),
+    /// or `identity` with none. The transport sends this line itself, once: libcurl formats its
+    /// own `Accept-Encoding` twice a request, a byte at a time (about 4 k instructions).
+    static var acceptEncodings: String {
+        let features = ek_curl_features()
+        var codings: [String] = []
+        if features & (1 << 3) != 0 { codings += ["deflate", "gzip"] }  // CURL_VERSION_LIBZ
+        if features & (1 << 23) != 0 { codings.append("br") }  // CURL_VERSION_BROTLI
+        if features & (1 << 26) != 0 { codings.append("zstd") }  // CURL_VERSION_ZSTD
+        return codings.isEmpty ? "identity" : codings.joined(separator: ", ")
+    }
+
     /// libcurl's text for a `CURLcode`.
     static func describe(_ code: Int32) -> String { String(cString: ek_curl_easy_strerror(code)) }
 }

@@ -190,19 +190,26 @@ extension CurlTransfer {
             list = ek_curl_slist_append(list, value.isEmpty ? "\(name);" : "\(name): \(value)")
         }
         func has(_ name: String) -> Bool { fields.keys.contains { $0.caseInsensitiveEquals(name) } }
-        for header in settings.defaultHeaders where !has(header.name) {
-            list = ek_curl_slist_append(list, header.line)
-        }
         let hasContentType = has("content-type")
         // A request that carries its own Cookie header manages cookies itself, on every hop (the
         // redirect policy may have dropped that header on the way to another origin).
+        var cookieHeader: String?
         if let storage = settings.cookieStorage, let url, !has("cookie"),
             original.value(forHTTPHeaderField: "Cookie") == nil,
-            let cookies = storage.cookies(for: url), !cookies.isEmpty,
-            let header = HTTPCookie.requestHeaderFields(with: cookies)["Cookie"]
+            let cookies = storage.cookies(for: url), !cookies.isEmpty
         {
-            list = ek_curl_slist_append(list, "Cookie: \(header)")
+            cookieHeader = HTTPCookie.requestHeaderFields(with: cookies)["Cookie"]
         }
+        // Only the transport's own lines (a plain GET, the usual case): its list, made once.
+        if fields.isEmpty, cookieHeader == nil, !requestBody.hasBytes {
+            headerList = nil
+            options.set(CurlOption.httpHeader, UnsafeRawPointer(settings.defaultHeaderList.pointer))
+            return nil
+        }
+        for header in settings.defaultHeaders where !has(header.name) {
+            list = ek_curl_slist_append(list, header.line)
+        }
+        if let cookieHeader { list = ek_curl_slist_append(list, "Cookie: \(cookieHeader)") }
         // No `Expect: 100-continue` round trip; no form content type the request did not ask for.
         if requestBody.hasBytes {
             list = ek_curl_slist_append(list, "Expect:")

@@ -68,6 +68,8 @@ public final class CurlTransport: Transport {
         let clientCertificates: HostSelection<CurlClientCertificate>
         /// Header lines added when the request lacks that header (name lowercased, line).
         let defaultHeaders: [(name: String, line: String)]
+        /// `defaultHeaders` as one libcurl list, for the requests that add no header of their own.
+        let defaultHeaderList: CurlHeaderList
 
         init(
             trust: CurlTrustOptions, cookieStorage: HTTPCookieStorage?,
@@ -77,6 +79,7 @@ public final class CurlTransport: Transport {
             self.cookieStorage = cookieStorage
             self.clientCertificates = clientCertificates
             self.defaultHeaders = defaultHeaders
+            defaultHeaderList = CurlHeaderList(defaultHeaders.map(\.line))
         }
     }
 
@@ -169,9 +172,13 @@ public final class CurlTransport: Transport {
         return transfer
     }
 
-    /// `User-Agent` and `Accept-Language` (the user's preferred languages), as URLSession adds them.
+    /// `Accept-Encoding` (what libcurl decodes), `User-Agent` and `Accept-Language` (the user's
+    /// preferred languages), as URLSession adds them.
     private static func defaultHeaders(userAgent: String?) -> [(name: String, line: String)] {
-        var headers: [(name: String, line: String)] = []
+        // Decoding stays libcurl's (`CURLOPT_ACCEPT_ENCODING`); a request's own header replaces this one.
+        var headers: [(name: String, line: String)] = [
+            ("accept-encoding", "Accept-Encoding: \(CurlLibrary.acceptEncodings)")
+        ]
         let userAgent = userAgent ?? "\(ProcessInfo.processInfo.processName) EndpointKit libcurl/\(CurlLibrary.version)"
         if !userAgent.isEmpty, !userAgent.contains(where: { $0 == "\r" || $0 == "\n" }) {
             headers.append(("user-agent", "User-Agent: \(userAgent)"))
