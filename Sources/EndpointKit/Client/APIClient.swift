@@ -217,23 +217,20 @@ extension APIClient {
     ) async -> APIResult<Request.Response> {
         // The response is processed on this task (see AwaitingCaller): one thread crossing per
         // response instead of two.
-        let caller = AwaitingCaller(fallback: processingQueue)
-        let slot = ResultSlot<Request.Response>()
+        let caller = AwaitingResult<Request.Response>(fallback: processingQueue)
         let options =
             info.values.isEmpty && progress == nil
             ? SendOptions.awaited : SendOptions(reportsProgress: progress != nil, info: info)
+        // The route captures the caller alone, so the closure needs no context object of its own.
         let handle = perform(
-            request,
-            route: .inPlace { result in
-                slot.result = result
-                caller.finish()
-            }, progress: progress.map(Self.onMainActor), options: options, responseThread: .awaitingCaller(caller))
+            request, route: .inPlace { result in caller.finish(with: result) },
+            progress: progress.map(Self.onMainActor), options: options, responseThread: .awaitingCaller(caller))
         await withTaskCancellationHandler {
             await caller.run()
         } onCancel: {
             handle.cancel()
         }
-        return slot.result ?? .transportError(.cancelled())
+        return caller.result ?? .transportError(.cancelled())
     }
 }
 
@@ -281,11 +278,15 @@ final class PendingHandle: Sendable {
 /// Work posted before ``finish()`` runs first, in order; work posted after the caller returned
 /// (a late completion of a cancelled request) runs on `fallback`, so nothing posted is dropped.
 ///
-/// Not generic: the result travels in a ``ResultSlot`` the caller owns, so no generic metadata is
-/// looked up for the caller's response type on every step.
-final class AwaitingCaller: Sendable {
+/// Not generic: the result waits in ``AwaitingResult``, the subclass an awaited send makes, so no
+/// generic metadata is looked up for the caller's response type on every step. `@unchecked`
+/// because a non-final class cannot be checked: its state is behind `Locked`, the rest constant.
+class AwaitingCaller: @unchecked Sendable {
     private struct State {
-        var work: [@Sendable () -> Void] = []
+        /// The next work; `more` holds what comes after it (one piece of work is the usual case,
+        /// and needs no array).
+        var next: (@Sendable () -> Void)?
+        var more: [@Sendable () -> Void] = []
         var isFinished = false
         var waiter: UnsafeContinuation<Void, Never>?
         var isClosed = false
@@ -303,7 +304,7 @@ final class AwaitingCaller: Sendable {
     func post(_ work: @escaping @Sendable () -> Void) {
         let accepted = state.withLock { state -> Bool in
             guard !state.isClosed else { return false }
-            state.work.append(work)
+            if state.next == nil { state.next = work } else { state.more.append(work) }
             Self.resumeWaiter(&state)
             return true
         }
@@ -341,7 +342,7 @@ final class AwaitingCaller: Sendable {
                 await withUnsafeContinuation { continuation in
                     // Resumed by the next post or finish, or now if one came in between.
                     let ready = state.withLock { state -> Bool in
-                        guard state.work.isEmpty, !state.isFinished else { return true }
+                        guard state.next == nil, !state.isFinished else { return true }
                         state.waiter = continuation
                         return false
                     }
@@ -355,7 +356,10 @@ final class AwaitingCaller: Sendable {
     /// `fallback`).
     private func take() -> (work: (@Sendable () -> Void)?, finished: Bool) {
         state.withLock { state in
-            if !state.work.isEmpty { return (state.work.removeFirst(), false) }
+            if let next = state.next {
+                state.next = state.more.isEmpty ? nil : state.more.removeFirst()
+                return (next, false)
+            }
             guard state.isFinished else { return (nil, false) }
             state.isClosed = true
             return (nil, true)
@@ -363,9 +367,16 @@ final class AwaitingCaller: Sendable {
     }
 }
 
-/// Where an awaited send's result waits for its caller: written once before
-/// ``AwaitingCaller/finish()``, read once after ``AwaitingCaller/run()`` returned (the caller's
-/// lock orders the two).
-final class ResultSlot<Value: Sendable>: @unchecked Sendable {
-    var result: APIResult<Value>?
+/// An awaiting caller with the place its send's result waits in: written once by
+/// ``finish(with:)``, read once after ``AwaitingCaller/run()`` returned (the caller's lock orders
+/// the two).
+final class AwaitingResult<Value: Sendable>: AwaitingCaller, @unchecked Sendable {
+    /// The send's result, once it finished.
+    private(set) var result: APIResult<Value>?
+
+    /// Keeps `result` and tells the caller it is there.
+    func finish(with result: APIResult<Value>) {
+        self.result = result
+        finish()
+    }
 }

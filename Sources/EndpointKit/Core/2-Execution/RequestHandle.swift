@@ -33,6 +33,9 @@ public final class RequestHandle: Sendable, Hashable, CustomStringConvertible {
     /// The endpoint's type name, for example `"GetUser"`.
     public let endpoint: String
     private let storage: Locked<Storage>
+    /// Where ``RequestRegistry`` keeps this handle (-1: not registered). Read and written only
+    /// under that registry's lock.
+    nonisolated(unsafe) var registryIndex = -1
 
     /// - Parameter reportsProgress: Whether the transfer's progress is published (the handle is
     ///   given to the caller); otherwise a reporter is made only when asked for, and hears only
@@ -143,11 +146,36 @@ public final class RequestHandle: Sendable, Hashable, CustomStringConvertible {
 /// The requests a client has in flight, by handle identifier. Entries leave when their request
 /// completes, so the registry holds only what is running.
 final class RequestRegistry: Sendable {
-    private let handles = Locked([UInt64: RequestHandle]())
+    /// A handle's place is its index in `handles`; freed places are reused. No hashing: a send
+    /// registers and leaves once each, and only the listing (rare) walks every place.
+    private struct Places {
+        var handles: [RequestHandle?] = []
+        var free: [Int] = []
+    }
 
-    func insert(_ handle: RequestHandle) { handles.withLock { $0[handle.id] = handle } }
+    private let places = Locked(Places())
 
-    func remove(_ handle: RequestHandle) { handles.withLock { _ = $0.removeValue(forKey: handle.id) } }
+    func insert(_ handle: RequestHandle) {
+        places.withLock { places in
+            if let index = places.free.popLast() {
+                places.handles[index] = handle
+                handle.registryIndex = index
+            } else {
+                handle.registryIndex = places.handles.count
+                places.handles.append(handle)
+            }
+        }
+    }
 
-    var all: [RequestHandle] { handles.withLock { Array($0.values) }.sorted { $0.id < $1.id } }
+    func remove(_ handle: RequestHandle) {
+        places.withLock { places in
+            let index = handle.registryIndex
+            guard index >= 0, index < places.handles.count, places.handles[index] === handle else { return }
+            places.handles[index] = nil
+            places.free.append(index)
+            handle.registryIndex = -1
+        }
+    }
+
+    var all: [RequestHandle] { places.withLock { $0.handles.compactMap { $0 } }.sorted { $0.id < $1.id } }
 }
