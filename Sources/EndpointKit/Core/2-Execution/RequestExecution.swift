@@ -127,9 +127,7 @@ final class RequestExecution<Request: APIRequest>: Sendable {
         do {
             built = try client.builder.makeRequest(for: resolved)
         } catch {
-            return finish(
-                .transportError(TransportError(.requestBuildFailed, message: error.description, underlyingError: error))
-            )
+            return fail(TransportError(.requestBuildFailed, message: error.description, underlyingError: error))
         }
         if !built.temporaryFiles.isEmpty {
             // A send cancelled while its body was built has removed its files already: these too.
@@ -182,10 +180,7 @@ final class RequestExecution<Request: APIRequest>: Sendable {
             for stage in stages {
                 let own = stage.hooks
                 if own.contains(.willSend), let answer = stage.willSend(&transportRequest, context: context) {
-                    // A failure answered here (no network) is still a failed attempt: the retriers
-                    // may send it again (once the network is back).
-                    let urlRequest = transportRequest.urlRequest
-                    return evaluate(result(of: answer, for: urlRequest), urlRequest: urlRequest, attempt: attempt)
+                    return evaluate(answer, urlRequest: transportRequest.urlRequest, attempt: attempt)
                 }
                 if own.contains(.route) { sender = stage.route(sender) }
             }
@@ -208,8 +203,8 @@ final class RequestExecution<Request: APIRequest>: Sendable {
     ) -> APIResult<Request.Response> {
         guard !stages.isEmpty, !hooks.isDisjoint(with: [.didReceive, .didProcess]) else {
             let elapsed = elapsed
-            return ResponseProcessor(request, resolved: resolved, urlRequest: urlRequest).process(
-                outcome, elapsed: elapsed)
+            return ResponseProcessor(resolved: resolved, urlRequest: urlRequest).process(
+                outcome, for: request, elapsed: elapsed)
         }
         var outcome = outcome
         var source = ResponseSource.network
@@ -218,8 +213,8 @@ final class RequestExecution<Request: APIRequest>: Sendable {
             stage.didReceive(&outcome, source: &source, request: urlRequest, context: context)
         }
         let elapsed = elapsed
-        var result = ResponseProcessor(request, resolved: resolved, urlRequest: urlRequest).process(
-            outcome, elapsed: elapsed
+        var result = ResponseProcessor(resolved: resolved, urlRequest: urlRequest).process(
+            outcome, for: request, elapsed: elapsed
         ).from(source)
         let response = try? outcome.get()
         for stage in stages.reversed() where stage.hooks.contains(.didProcess) {
@@ -235,8 +230,8 @@ final class RequestExecution<Request: APIRequest>: Sendable {
             return .transportError(error)
         case .response(let response, let source):
             let elapsed = elapsed
-            return ResponseProcessor(request, resolved: resolved, urlRequest: urlRequest).process(
-                .success(response), elapsed: elapsed
+            return ResponseProcessor(resolved: resolved, urlRequest: urlRequest).process(
+                .success(response), for: request, elapsed: elapsed
             )
             .from(source)
         }
@@ -246,12 +241,33 @@ final class RequestExecution<Request: APIRequest>: Sendable {
         Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
     }
 
+    /// A stage's answer in place of sending. A failure answered here (no network) is still a failed
+    /// attempt: the retriers may send it again (once the network is back). Out of line, like
+    /// ``fail(_:)``, so the path that sends never looks up the result type's metadata.
+    @inline(never)
+    private func evaluate(_ answer: StageAnswer, urlRequest: URLRequest, attempt: Int) {
+        evaluate(result(of: answer, for: urlRequest), urlRequest: urlRequest, attempt: attempt)
+    }
+
+    /// Finishes the send with `error` before anything was sent.
+    @inline(never)
+    private func fail(_ error: TransportError) {
+        finish(.transportError(error))
+    }
+
     // MARK: - Retries
 
     private func evaluate(_ result: APIResult<Request.Response>, urlRequest: URLRequest, attempt: Int) {
-        guard !retriers.isEmpty || !resolved.interceptors.isEmpty || resolved.retrier != nil,
-            let failure = result.failure, attempt < Self.attemptCap, !failure.isCancellation
-        else {
+        // Nothing to ask (the usual case): the result is only handed on, never copied here.
+        guard !retriers.isEmpty || !resolved.interceptors.isEmpty || resolved.retrier != nil else {
+            return finish(result)
+        }
+        askRetriers(result, urlRequest: urlRequest, attempt: attempt)
+    }
+
+    @inline(never)
+    private func askRetriers(_ result: APIResult<Request.Response>, urlRequest: URLRequest, attempt: Int) {
+        guard let failure = result.failure, attempt < Self.attemptCap, !failure.isCancellation else {
             return finish(result)
         }
         let (retriers, interceptors, retrier) = (self.retriers, resolved.interceptors, resolved.retrier)
@@ -283,8 +299,18 @@ final class RequestExecution<Request: APIRequest>: Sendable {
     // MARK: - Completion
 
     func finish(_ result: APIResult<Request.Response>) {
-        // Only a stage answers in place of a failure: a send without stages skips the call.
-        let result = stages.isEmpty ? result : fallback(for: result)
+        // Only a stage answers in place of a failure: a send without stages hands `result` on as
+        // it is, without a copy.
+        guard stages.isEmpty else { return finishAfterFallback(result) }
+        completeOnce(with: result)
+    }
+
+    @inline(never)
+    private func finishAfterFallback(_ result: APIResult<Request.Response>) {
+        completeOnce(with: fallback(for: result))
+    }
+
+    private func completeOnce(with result: APIResult<Request.Response>) {
         guard handle.markCompleted() else { return }
         stopWaiting()
         complete(with: result)

@@ -56,7 +56,8 @@ public final class DecodingContext {
     /// - any other `Decodable`: the envelope's payload, decoded in one pass.
     /// - Throws: ``BusinessFailure`` for a failing business status, `DecodingError` otherwise.
     public func decodeDefault<Value: Decodable>(_ type: Value.Type) throws -> Value {
-        if let raw = data as? Value { return raw }
+        // A type comparison first: a cast to an unrelated type costs a run-time lookup on every response.
+        if Value.self == Data.self, let raw = data as? Value { return raw }
         if Value.self == String.self {
             guard let text = String(data: data, encoding: .utf8) as? Value else {
                 throw DecodingError.dataCorrupted(

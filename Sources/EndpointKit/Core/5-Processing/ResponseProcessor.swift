@@ -5,23 +5,20 @@ import FoundationNetworking
 #endif
 
 /// Turns a transport outcome into an ``APIResult``: HTTP validation, envelope, model decoding.
-struct ResponseProcessor<Request: APIRequest>: Sendable {
-    let request: Request
+///
+/// Not generic itself (only its methods are, over the endpoint): a send builds one for each
+/// response without looking up any type's metadata at run time.
+struct ResponseProcessor: Sendable {
+    let resolved: ResolvedRequest
     let urlRequest: URLRequest
-    let validation: ResponseValidation
-    let envelope: any ResponseEnvelope
-    let decoder: JSONDecoder
 
-    init(_ request: Request, resolved: ResolvedRequest, urlRequest: URLRequest) {
-        self.request = request
+    init(resolved: ResolvedRequest, urlRequest: URLRequest) {
+        self.resolved = resolved
         self.urlRequest = urlRequest
-        validation = resolved.validation
-        envelope = resolved.envelope
-        decoder = resolved.decoder
     }
 
-    func process(
-        _ outcome: Result<TransportResponse, TransportError>, elapsed: TimeInterval
+    func process<Request: APIRequest>(
+        _ outcome: Result<TransportResponse, TransportError>, for request: Request, elapsed: TimeInterval
     ) -> APIResult<Request.Response> {
         switch outcome {
         case .failure(let error):
@@ -40,11 +37,14 @@ struct ResponseProcessor<Request: APIRequest>: Sendable {
             }
             // The default transformBody returns its input: no second metadata for the same bytes.
             let metadata = body.isSameStorage(as: transportResponse.data) ? raw : raw.replacingData(body)
-            return process(metadata, fileURL: transportResponse.fileURL)
+            return process(metadata, for: request, fileURL: transportResponse.fileURL)
         }
     }
 
-    private func process(_ metadata: ResponseMetadata, fileURL: URL?) -> APIResult<Request.Response> {
+    private func process<Request: APIRequest>(
+        _ metadata: ResponseMetadata, for request: Request, fileURL: URL?
+    ) -> APIResult<Request.Response> {
+        let (validation, envelope, decoder) = (resolved.validation, resolved.envelope, resolved.decoder)
         guard validation.acceptableStatusCodes.contains(metadata.statusCode) else {
             let info = envelope.inspect(metadata.data, decoder: decoder)
             var metadata = metadata
