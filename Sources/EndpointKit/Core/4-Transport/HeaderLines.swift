@@ -67,18 +67,21 @@ struct HeaderLines: Sendable {
 
     /// The value of the field `name` (case-insensitive); repeated fields joined with ", ".
     func value(for name: String) -> String? {
-        var result: String?
-        for entry in entries where matches(entry, name) {
-            let value = text(entry.valueStart, entry.valueEnd)
-            result = result.map { $0 + ", " + value } ?? value
+        var name = name
+        return name.withUTF8 { name in
+            var result: String?
+            for entry in entries where matches(entry, name) {
+                let value = text(entry.valueStart, entry.valueEnd)
+                result = result.map { $0 + ", " + value } ?? value
+            }
+            return result
         }
-        return result
     }
 
     /// The value of the field `name` (case-insensitive) read as a decimal integer, as
     /// `Int64(value(for: name))` reads it, without making the `String`: `nil` when the field is
     /// missing, repeated, or not a number that fits.
-    func integer(for name: String) -> Int64? {
+    func integer(for name: StaticString) -> Int64? {
         var found: Entry?
         for entry in entries where matches(entry, name) {
             guard found == nil else { return nil }
@@ -109,7 +112,7 @@ struct HeaderLines: Sendable {
     }
 
     /// Whether a field named `name` (case-insensitive) is present.
-    func contains(_ name: String) -> Bool {
+    func contains(_ name: StaticString) -> Bool {
         entries.contains { matches($0, name) }
     }
 
@@ -125,12 +128,17 @@ struct HeaderLines: Sendable {
     }
 
     /// Whether the entry's name is `name`, ASCII case-insensitively.
-    private func matches(_ entry: Entry, _ name: String) -> Bool {
-        let length = Int(entry.nameEnd - entry.nameStart)
-        guard length == name.utf8.count else { return false }
+    /// Whether the entry's name is `name` (a name known when the library is built: no `String` to walk).
+    private func matches(_ entry: Entry, _ name: StaticString) -> Bool {
+        matches(entry, UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+    }
+
+    /// Whether the entry's name is `name`, letters compared without case.
+    private func matches(_ entry: Entry, _ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard Int(entry.nameEnd - entry.nameStart) == name.count else { return false }
         return bytes.withUnsafeBufferPointer { all in
             var index = Int(entry.nameStart)
-            for expected in name.utf8 {
+            for expected in name {
                 let byte = all[index]
                 if byte != expected {
                     let lower = byte | 0x20
@@ -144,7 +152,6 @@ struct HeaderLines: Sendable {
         }
     }
 
-    /// `lower..<upper` of `line` without leading and trailing spaces and tabs.
     private static func trimmed(_ line: UnsafeBufferPointer<UInt8>, _ lower: Int, _ upper: Int) -> Range<Int> {
         var lower = lower
         var upper = upper

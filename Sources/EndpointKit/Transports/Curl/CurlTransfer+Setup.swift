@@ -76,12 +76,13 @@ extension CurlTransfer {
     /// colon: an absolute URL's string starts with its scheme, so this is `url.scheme` compared
     /// without parsing it again.
     static func startsWithScheme(_ address: String, _ scheme: StaticString) -> Bool {
-        var bytes = address.utf8.makeIterator()
-        let expected = UnsafeBufferPointer(start: scheme.utf8Start, count: scheme.utf8CodeUnitCount)
-        for letter in expected {
-            guard let byte = bytes.next(), byte | 0x20 == letter else { return false }
+        var address = address
+        return address.withUTF8 { bytes in
+            let count = scheme.utf8CodeUnitCount
+            guard bytes.count > count, bytes[count] == UInt8(ascii: ":") else { return false }
+            for index in 0..<count where bytes[index] | 0x20 != scheme.utf8Start[index] { return false }
+            return true
         }
-        return bytes.next() == UInt8(ascii: ":")
     }
 
     /// The kind of a plain GET (see ``CurlEventLoop/Handle/Options``) if this hop is one: no body,
