@@ -86,7 +86,7 @@ final class RequestExecution<Request: APIRequest>: Sendable {
             retriers = hooks.contains(.retry) ? stages.filter { $0.hooks.contains(.retry) } : []
         }
         handle = RequestHandle(
-            tag: resolved.tag, endpoint: resolved.endpointName, reportsProgress: options.reportsProgress)
+            tag: resolved.tag, endpointType: resolved.endpointType, reportsProgress: options.reportsProgress)
     }
 
     /// Registers the send (cancelling it from now on completes it, once, as cancelled) and starts

@@ -22,10 +22,21 @@ enum ResultDelivery<Request: APIRequest> {
         _ result: APIResult<Request.Response>, for request: Request, route: Route,
         delegates: [WeakReference<any APIRequestDelegate>]
     ) {
+        // An awaited send (in place, no delegate): handed on without a copy.
         guard !delegates.isEmpty || !route.isInPlace else {
             if case .inPlace(let closure) = route { closure(result) }
             return
         }
+        deliverElsewhere(result, for: request, route: route, delegates: delegates)
+    }
+
+    /// The closure forms and delegates: out of line, so the path above looks up no metadata for
+    /// the result's type.
+    @inline(never)
+    private static func deliverElsewhere(
+        _ result: APIResult<Request.Response>, for request: Request, route: Route,
+        delegates: [WeakReference<any APIRequestDelegate>]
+    ) {
         let tellDelegates: @MainActor @Sendable () -> Void = {
             for delegate in delegates { delegate.value?.receive(result, for: request) }
         }
