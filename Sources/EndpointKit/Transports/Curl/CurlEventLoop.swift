@@ -161,6 +161,9 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
         threadID.withLock { $0 = pthread_self() }
         ek_curl_block_sigpipe_in_this_thread()
         var mayWait = false
+        // Swapped with the inbox's list each round and emptied keeping its buffer, so a submit
+        // appends without allocating.
+        var added: [CurlTransfer] = []
         while true {
             if mayWait {
                 // Marked as waiting under the lock with nothing left to do: a post from now on
@@ -170,18 +173,16 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
                 inbox.withLock { $0.isWaiting = false }
             }
             let work = inbox.withLock { inbox in
+                swap(&inbox.added, &added)
                 defer {
-                    inbox.added = []
-                    inbox.discarded = []
-                    inbox.jobs = []
-                    inbox.resumed = []
+                    if !inbox.discarded.isEmpty { inbox.discarded = [] }
+                    if !inbox.jobs.isEmpty { inbox.jobs = [] }
+                    if !inbox.resumed.isEmpty { inbox.resumed = [] }
                 }
-                return (
-                    added: inbox.added, discarded: inbox.discarded, jobs: inbox.jobs, resumed: inbox.resumed,
-                    stopping: inbox.stopping
-                )
+                return (discarded: inbox.discarded, jobs: inbox.jobs, resumed: inbox.resumed, stopping: inbox.stopping)
             }
-            for transfer in work.added { add(transfer) }
+            for transfer in added { add(transfer) }
+            added.removeAll(keepingCapacity: true)
             for transfer in work.discarded { remove(transfer) }
             for transfer in work.resumed where active[transfer.easy] === transfer { transfer.resumeStream() }
             if work.stopping {

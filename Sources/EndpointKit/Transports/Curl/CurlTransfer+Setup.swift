@@ -103,13 +103,16 @@ extension CurlTransfer {
         if reuses { return }
         options.setCallback(CurlOption.writeFunction) { data, size, count, context in
             guard let context else { return 0 }
-            let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
-            return transfer.receive(body: UnsafeRawBufferPointer(start: data, count: size * count))
+            // The loop holds the transfer while libcurl calls back: no retain and release per call.
+            return Unmanaged<CurlTransfer>.fromOpaque(context)._withUnsafeGuaranteedRef {
+                $0.receive(body: UnsafeRawBufferPointer(start: data, count: size * count))
+            }
         }
         options.setCallback(CurlOption.headerFunction) { data, size, count, context in
             guard let context else { return 0 }
-            let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
-            return transfer.receive(headerLine: UnsafeRawBufferPointer(start: data, count: size * count))
+            return Unmanaged<CurlTransfer>.fromOpaque(context)._withUnsafeGuaranteedRef {
+                $0.receive(headerLine: UnsafeRawBufferPointer(start: data, count: size * count))
+            }
         }
         // Download progress is reported as bytes are written; libcurl's counter serves uploads.
         guard onProgress != nil, requestBody.hasBytes else { return }
