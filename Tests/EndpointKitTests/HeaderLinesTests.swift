@@ -18,8 +18,9 @@ final class HeaderLinesTests: XCTestCase {
         XCTAssertEqual(head.value(for: "X-Empty"), "")
         XCTAssertNil(head.value(for: "Content-Length"))
         XCTAssertNil(head.value(for: "Content-Typ"), "a prefix is another name")
-        XCTAssertTrue(head.contains("set-cookie"))
-        XCTAssertFalse(head.contains("cookie"))
+        XCTAssertTrue(head.hasSetCookie)
+        XCTAssertFalse(lines(["Cookie: a=1", "Set-Cookies: b=2", "X: set-cookie"]).hasSetCookie)
+        XCTAssertTrue(lines(["SET-COOKIE : a=1"]).hasSetCookie, "noted with its name trimmed, in any case")
         XCTAssertEqual(head.fields.map(\.name), ["Content-Type", "Set-Cookie", "set-cookie", "X-Empty"])
     }
 
@@ -31,11 +32,17 @@ final class HeaderLinesTests: XCTestCase {
         for value in values {
             let head = lines(["Content-Length: \(value)"])
             XCTAssertEqual(
-                head.integer(for: "content-length"), Int64(value.trimmingCharacters(in: .whitespaces)),
-                "Content-Length: \(value)")
+                head.contentLength, Int64(value.trimmingCharacters(in: .whitespaces)), "Content-Length: \(value)")
         }
-        XCTAssertNil(lines(["Content-Length: 5", "Content-Length: 5"]).integer(for: "Content-Length"), "repeated")
-        XCTAssertNil(lines(["Content-Type: 5"]).integer(for: "Content-Length"), "missing")
+        XCTAssertNil(lines(["Content-Length: 5", "content-length: 5"]).contentLength, "repeated")
+        XCTAssertNil(lines(["Content-Type: 5", "Content-Lengths: 5"]).contentLength, "missing")
+        XCTAssertEqual(lines(["X: 1", "content-LENGTH: 12", "Y: 2"]).contentLength, 12, "any case, any place")
+        var reused = lines(["Content-Length: 5", "Set-Cookie: a=1"])
+        reused.removeAll()
+        XCTAssertNil(reused.contentLength, "a new head forgets the last one's fields")
+        XCTAssertFalse(reused.hasSetCookie)
+        Array("Content-Length: 7".utf8).withUnsafeBytes { reused.append($0) }
+        XCTAssertEqual(reused.contentLength, 7)
     }
 
     func testThatOnlyTheSameDataValueCountsAsTheSameStorage() {

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The field lines of a response head as they arrived, parsed only when read.
 ///
 /// Most responses are read for their status, a `Content-Length` and perhaps one or two fields;
@@ -16,6 +22,10 @@ struct HeaderLines: Sendable {
 
     private var bytes: [UInt8] = []
     private var entries: [Entry] = []
+    /// The entry of the `Content-Length` field, noted as it arrives: -1 none, -2 more than one.
+    private var contentLengthEntry = -1
+    /// Whether a `Set-Cookie` field arrived (the transport stores cookies only then).
+    private(set) var hasSetCookie = false
 
     /// Whether there is no field.
     var isEmpty: Bool { entries.isEmpty }
@@ -43,12 +53,13 @@ struct HeaderLines: Sendable {
             entries.append(last)
             return
         }
-        var colon = 0
-        while colon < line.count, line[colon] != UInt8(ascii: ":") { colon += 1 }
-        guard colon > 0, colon < line.count else { return }
+        guard let found = memchr(base, Int32(UInt8(ascii: ":")), line.count) else { return }
+        let colon = base.distance(to: UnsafeRawPointer(found))
+        guard colon > 0 else { return }
         let name = Self.trimmed(line, 0, colon)
         let value = Self.trimmed(line, colon + 1, line.count)
         guard name.lowerBound < name.upperBound else { return }
+        noteKnownField(UnsafeBufferPointer(rebasing: line[name]))
         // One copy from the name's start to the value's end (the colon and spaces between stay).
         let start = bytes.count
         bytes.append(contentsOf: UnsafeBufferPointer(rebasing: line[name.lowerBound..<value.upperBound]))
@@ -63,6 +74,20 @@ struct HeaderLines: Sendable {
     mutating func removeAll() {
         bytes.removeAll(keepingCapacity: true)
         entries.removeAll(keepingCapacity: true)
+        contentLengthEntry = -1
+        hasSetCookie = false
+    }
+
+    /// Notes a new field named `name` if it is one the transport reads on every response, so
+    /// that reading it needs no search.
+    private mutating func noteKnownField(_ name: UnsafeBufferPointer<UInt8>) {
+        let contentLength: StaticString = "content-length"
+        let setCookie: StaticString = "set-cookie"
+        if Self.sameName(name, contentLength) {
+            contentLengthEntry = contentLengthEntry == -1 ? entries.count : -2
+        } else if Self.sameName(name, setCookie) {
+            hasSetCookie = true
+        }
     }
 
     /// The value of the field `name` (case-insensitive); repeated fields joined with ", ".
@@ -78,16 +103,12 @@ struct HeaderLines: Sendable {
         }
     }
 
-    /// The value of the field `name` (case-insensitive) read as a decimal integer, as
-    /// `Int64(value(for: name))` reads it, without making the `String`: `nil` when the field is
-    /// missing, repeated, or not a number that fits.
-    func integer(for name: StaticString) -> Int64? {
-        var found: Entry?
-        for entry in entries where matches(entry, name) {
-            guard found == nil else { return nil }
-            found = entry
-        }
-        guard let found else { return nil }
+    /// The `Content-Length` field read as a decimal integer, as `Int64(value(for:))` reads it,
+    /// without making the `String`: `nil` when the field is missing, repeated, or not a number
+    /// that fits.
+    var contentLength: Int64? {
+        guard contentLengthEntry >= 0 else { return nil }
+        let found = entries[contentLengthEntry]
         return bytes.withUnsafeBufferPointer { all -> Int64? in
             var index = Int(found.valueStart)
             let end = Int(found.valueEnd)
@@ -111,11 +132,6 @@ struct HeaderLines: Sendable {
         }
     }
 
-    /// Whether a field named `name` (case-insensitive) is present.
-    func contains(_ name: StaticString) -> Bool {
-        entries.contains { matches($0, name) }
-    }
-
     /// Every field in arrival order.
     var fields: [(name: String, value: String)] {
         entries.map { (text($0.nameStart, $0.nameEnd), text($0.valueStart, $0.valueEnd)) }
@@ -127,29 +143,32 @@ struct HeaderLines: Sendable {
         }
     }
 
-    /// Whether the entry's name is `name`, ASCII case-insensitively.
-    /// Whether the entry's name is `name` (a name known when the library is built: no `String` to walk).
-    private func matches(_ entry: Entry, _ name: StaticString) -> Bool {
-        matches(entry, UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-    }
-
-    /// Whether the entry's name is `name`, letters compared without case.
+    /// Whether the entry's name is `name`.
     private func matches(_ entry: Entry, _ name: UnsafeBufferPointer<UInt8>) -> Bool {
         guard Int(entry.nameEnd - entry.nameStart) == name.count else { return false }
         return bytes.withUnsafeBufferPointer { all in
-            var index = Int(entry.nameStart)
-            for expected in name {
-                let byte = all[index]
-                if byte != expected {
-                    let lower = byte | 0x20
-                    guard lower == expected | 0x20, lower >= UInt8(ascii: "a"), lower <= UInt8(ascii: "z") else {
-                        return false
-                    }
-                }
-                index += 1
-            }
-            return true
+            Self.sameName(UnsafeBufferPointer(rebasing: all[Int(entry.nameStart)..<Int(entry.nameEnd)]), name)
         }
+    }
+
+    /// The same for a name known when the library is built: no `String` to walk.
+    private static func sameName(_ stored: UnsafeBufferPointer<UInt8>, _ name: StaticString) -> Bool {
+        sameName(stored, UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+    }
+
+    /// Whether two names are the same, ASCII letters compared without case, other bytes exactly.
+    private static func sameName(_ stored: UnsafeBufferPointer<UInt8>, _ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard stored.count == name.count else { return false }
+        for index in 0..<name.count {
+            let (byte, expected) = (stored[index], name[index])
+            if byte != expected {
+                let lower = byte | 0x20
+                guard lower == expected | 0x20, lower >= UInt8(ascii: "a"), lower <= UInt8(ascii: "z") else {
+                    return false
+                }
+            }
+        }
+        return true
     }
 
     private static func trimmed(_ line: UnsafeBufferPointer<UInt8>, _ lower: Int, _ upper: Int) -> Range<Int> {

@@ -120,7 +120,7 @@ final class ResponseHead: @unchecked Sendable {
     /// The body length the head declares (`Content-Length`), or -1.
     var expectedContentLength: Int64 {
         guard let lines else { return response.expectedContentLength }
-        return lines.integer(for: "Content-Length") ?? -1
+        return lines.contentLength ?? -1
     }
 
     /// The fields as (name, value) pairs, repeated names joined with ", " (RFC 9110 §5.3).

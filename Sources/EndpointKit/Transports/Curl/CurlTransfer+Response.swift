@@ -160,7 +160,7 @@ extension CurlTransfer {
     /// session cookie on the 302).
     private func storeCookies() {
         guard let storage = settings.cookieStorage, let url,
-            head.lines.contains("set-cookie")
+            head.lines.hasSetCookie
         else { return }
         let cookies = HTTPCookie.cookies(withResponseHeaderFields: head.dictionary, for: url)
         storage.setCookies(cookies, for: url, mainDocumentURL: nil)
