@@ -8,14 +8,18 @@ import Foundation
 /// continuation resumed with the body, which it decodes. No request building, headers, limits,
 /// deadlines, redirects, validation or error classification: it shows what libcurl and one
 /// thread handoff each way cost on this machine.
+///
+/// Given `headerLines`, every request also sends them (one header list, made once) and has
+/// libcurl decode what it accepts (`CURLOPT_ACCEPT_ENCODING`): with the lines EndpointKit's
+/// transport sends, the floor under the same request on the wire (`--instructions`).
 final class BareCurlClient: Sendable {
     private let loop: Loop
     private let url: String
     private let decoder = JSONDecoder()
 
     /// Starts the loop thread; `nil` when libcurl cannot be loaded.
-    init?(url: URL) {
-        guard let loop = Loop() else { return nil }
+    init?(url: URL, headerLines: [String] = []) {
+        guard let loop = Loop(headerLines: headerLines) else { return nil }
         self.loop = loop
         self.url = url.absoluteString
     }
@@ -46,9 +50,15 @@ final class BareCurlClient: Sendable {
         // Loop thread only.
         private var active: [UnsafeMutableRawPointer: Transfer] = [:]
 
-        init?() {
+        /// The extra header lines as one `curl_slist` (`nil` without any); freed when the loop ends.
+        private let headerList: UnsafeMutableRawPointer?
+
+        init?(headerLines: [String]) {
             guard ek_curl_load() == nil, let multi = ek_curl_multi_init() else { return nil }
             self.multi = multi
+            var list: UnsafeMutableRawPointer?
+            for line in headerLines { list = ek_curl_slist_append(list, line) }
+            headerList = list
             Thread { [self] in run() }.start()
         }
 
@@ -66,6 +76,10 @@ final class BareCurlClient: Sendable {
             let transfer = Transfer(easy: easy)
             _ = ek_curl_easy_setopt_pointer(easy, 10_002, url)  // CURLOPT_URL
             _ = ek_curl_easy_setopt_long(easy, 99, 1)  // CURLOPT_NOSIGNAL
+            if let headerList {
+                _ = ek_curl_easy_setopt_pointer(easy, 10_023, headerList)  // CURLOPT_HTTPHEADER
+                _ = ek_curl_easy_setopt_pointer(easy, 10_102, "")  // CURLOPT_ACCEPT_ENCODING
+            }
             _ = ek_curl_easy_setopt_pointer(easy, 10_001, Unmanaged.passUnretained(transfer).toOpaque())
             _ = ek_curl_easy_setopt_data_callback(easy, 20_011) { data, size, count, context in
                 guard let data, let context else { return 0 }
@@ -123,6 +137,7 @@ final class BareCurlClient: Sendable {
             // client only stops when the bench is done with it.
             for easy in lock.withLock({ idle }) { ek_curl_easy_cleanup(easy) }
             _ = ek_curl_multi_cleanup(multi)
+            ek_curl_slist_free_all(headerList)
         }
 
         private func complete(_ transfer: Transfer, _ failure: String?) {

@@ -1,4 +1,5 @@
 #if os(Linux) && canImport(CCurlShimAPI)
+import BenchTestServer
 import EndpointKit
 import Foundation
 
@@ -20,7 +21,7 @@ enum InstructionsChild {
             return 2
         }
         do {
-            let request = try makeRequest(client, baseURL: baseURL)
+            let request = try await makeRequest(client, baseURL: baseURL)
             let width = options.inFlight
             for requests in [warmup, count] where requests > 0 {
                 if let width {
@@ -39,7 +40,7 @@ enum InstructionsChild {
     /// One `GET /model` by `client`, failing unless it decoded the bench's user.
     private static func makeRequest(
         _ client: InstructionsMode.Client, baseURL: URL
-    ) throws -> @Sendable () async throws -> Void {
+    ) async throws -> @Sendable () async throws -> Void {
         let expected = try JSONDecoder().decode(UserModel.self, from: Payloads.user)
         let fetch: @Sendable () async throws -> UserModel
         switch client {
@@ -48,8 +49,9 @@ enum InstructionsChild {
             let transport = try CurlTransport()
             let api = APIClient(configuration: APIClient.Configuration(baseURL: baseURL, transport: transport))
             fetch = { try await api.value(for: GetUserModel()) }
-        case .bare:
-            guard let bare = BareCurlClient(url: baseURL.appendingPathComponent("model")) else {
+        case .bare, .bareWithHeaders:
+            let lines = client == .bare ? [] : try await endpointKitHeaderLines()
+            guard let bare = BareCurlClient(url: baseURL.appendingPathComponent("model"), headerLines: lines) else {
                 throw BenchError.unavailable("libcurl cannot be loaded")
             }
             fetch = { try await bare.user() }
@@ -59,5 +61,32 @@ enum InstructionsChild {
             guard user == expected else { throw BenchError.requestFailed("\(client.displayName) decoded \(user)") }
         }
     }
+
+    /// The header lines EndpointKit's transport adds to a plain GET, as they arrive at a server:
+    /// one request to the loopback test server's `/echo` (before the measured requests, so its
+    /// cost cancels out like the rest of the start-up).
+    private static func endpointKitHeaderLines() async throws -> [String] {
+        let server = try TestServer()
+        defer { server.stop() }
+        let transport = try CurlTransport()
+        let api = APIClient(configuration: APIClient.Configuration(baseURL: server.baseURL, transport: transport))
+        let sent = try await api.value(for: EchoHeaders()).headers
+        let names = ["Accept-Encoding", "User-Agent", "Accept-Language"]
+        let lines = names.compactMap { name in sent[name.lowercased()].map { "\(name): \($0)" } }
+        guard lines.count == names.count else {
+            throw BenchError.requestFailed("EndpointKit sent \(sent.keys.sorted()), not all of \(names)")
+        }
+        return lines
+    }
+}
+
+/// `GET /echo` of the test server: the request's header fields as it received them.
+private struct EchoHeaders: APIRequest {
+    struct Echo: Decodable, Sendable {
+        let headers: [String: String]
+    }
+
+    typealias Response = Echo
+    var path: RequestPath { "/echo" }
 }
 #endif

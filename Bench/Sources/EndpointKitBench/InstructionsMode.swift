@@ -11,7 +11,9 @@ nonisolated(unsafe) private var instructionsTerminationSignal: Int32 = 0
 
 /// `endpointkit-bench --instructions`: the instructions per request of a decoded `GET /model`
 /// against nginx on loopback, for EndpointKit on `CurlTransport` and for the bare libcurl client
-/// (``BareCurlClient``), sequentially and with 16 in flight.
+/// (``BareCurlClient``), sequentially and with 16 in flight; and for the bare client sending the
+/// request headers EndpointKit sends, which splits the ratio into libcurl's work for those headers
+/// and EndpointKit's own.
 ///
 /// Instructions are deterministic where time is not (this machine is shared): each client and load
 /// runs in a child process, this executable again with the hidden `--instructions-child`, under
@@ -26,12 +28,17 @@ enum InstructionsMode {
         case endpointkit
         /// ``BareCurlClient``: libcurl from Swift with nothing else.
         case bare
+        /// ``BareCurlClient`` sending the header lines EndpointKit's transport adds to a plain GET
+        /// (`Accept-Encoding`, `User-Agent`, `Accept-Language`, as URLSession does), read off the
+        /// wire: what the same request costs libcurl itself.
+        case bareWithHeaders = "bare-headers"
 
         /// The name in the printed lines.
         var displayName: String {
             switch self {
             case .endpointkit: return LibcurlRow.endpointKitName
             case .bare: return "bare libcurl"
+            case .bareWithHeaders: return "bare libcurl with EndpointKit's request headers"
             }
         }
     }
@@ -65,12 +72,22 @@ enum InstructionsMode {
         let bareLibcurl: Int
         /// `endpointKitLibcurl / bareLibcurl`.
         let ratio: Double
+        /// Bare libcurl's instructions per request with EndpointKit's request headers.
+        let bareLibcurlWithHeaders: Int
+        /// `endpointKitLibcurl / bareLibcurlWithHeaders`.
+        let ratioToSameHeaders: Double
         let runs: [Run]
 
-        /// `instructions per request (sequential): EndpointKit+libcurl N, bare libcurl M, ratio R`.
-        var line: String {
-            "instructions per request (\(load)): \(Client.endpointkit.displayName) \(endpointKitLibcurl), "
-                + "\(Client.bare.displayName) \(bareLibcurl), ratio \(Format.fixed(ratio, 2))"
+        /// `instructions per request (sequential): EndpointKit+libcurl N, bare libcurl M, ratio R`,
+        /// then `same request headers (sequential): bare libcurl with EndpointKit's request headers
+        /// H, ratio R2`.
+        var lines: [String] {
+            [
+                "instructions per request (\(load)): \(Client.endpointkit.displayName) \(endpointKitLibcurl), "
+                    + "\(Client.bare.displayName) \(bareLibcurl), ratio \(Format.fixed(ratio, 2))",
+                "same request headers (\(load)): \(Client.bareWithHeaders.displayName) \(bareLibcurlWithHeaders), "
+                    + "ratio \(Format.fixed(ratioToSameHeaders, 2))",
+            ]
         }
     }
 
@@ -91,7 +108,7 @@ enum InstructionsMode {
 
     // MARK: - The parent
 
-    /// Measures both clients at both loads and prints one line per load (or the JSON report).
+    /// Measures the three clients at both loads and prints two lines per load (or the JSON report).
     /// - Returns: the exit status: 0 also when valgrind is missing or cannot run this build (a line
     ///   says so and nothing is measured), 1 when a run failed.
     static func run(_ options: BenchOptions) -> Int32 {
@@ -161,10 +178,12 @@ enum InstructionsMode {
             }
             let endpointKit = perRequest[.endpointkit] ?? 0
             let bare = perRequest[.bare] ?? 0
+            let withHeaders = perRequest[.bareWithHeaders] ?? 0
             results.append(
                 LoadResult(
                     load: load.name, inFlight: load.width ?? 1, endpointKitLibcurl: endpointKit, bareLibcurl: bare,
-                    ratio: bare > 0 ? Double(endpointKit) / Double(bare) : .nan, runs: runs))
+                    ratio: bare > 0 ? Double(endpointKit) / Double(bare) : .nan, bareLibcurlWithHeaders: withHeaders,
+                    ratioToSameHeaders: withHeaders > 0 ? Double(endpointKit) / Double(withHeaders) : .nan, runs: runs))
         }
 
         if options.json {
@@ -187,7 +206,7 @@ enum InstructionsMode {
             if BenchRunner.buildConfiguration == "debug" {
                 progress("WARNING: a debug build; its instruction counts say nothing about a release build")
             }
-            results.forEach { print($0.line) }
+            results.forEach { $0.lines.forEach { print($0) } }
         }
         return 0
         #else

@@ -147,9 +147,9 @@ final class BenchSmokeTests: XCTestCase {
         XCTAssertEqual(leftovers, [])
     }
 
-    /// `--instructions`: callgrind counts both clients at both loads. CI installs valgrind and nginx
+    /// `--instructions`: callgrind counts the three clients at both loads. CI installs valgrind and nginx
     /// and sets `ENDPOINTKIT_REQUIRE_NGINX=1`, so there it cannot skip for want of either.
-    func testThatInstructionsPrintsOneLinePerLoadWithPositiveCounts() throws {
+    func testThatInstructionsPrintsTwoLinesPerLoadWithPositiveCounts() throws {
         let tools = [
             "valgrind": ["/usr/bin/valgrind", "/usr/local/bin/valgrind"],
             "nginx": ["/usr/sbin/nginx", "/usr/local/sbin/nginx", "/usr/bin/nginx"],
@@ -172,14 +172,27 @@ final class BenchSmokeTests: XCTestCase {
         // WHEN it counts 20 and 40 requests per client and load (a debug build: about 20 s here)
         let (data, errorTail, pid) = try runBenchOutput(["--instructions", "--requests", "20"], timeout: 600)
 
-        // THEN it prints one line per load, with positive counts and their ratio
+        // THEN it prints two lines per load, with positive counts and their ratios: EndpointKit
+        // against bare libcurl, then bare libcurl sending EndpointKit's request headers
         let output = String(decoding: data, as: UTF8.self)
         let pattern = try NSRegularExpression(
             pattern: #"^instructions per request \((.+)\): "#
                 + #"EndpointKit\+libcurl (-?\d+), bare libcurl (-?\d+), ratio (-?\d+\.\d\d)$"#)
+        let sameHeaders = try NSRegularExpression(
+            pattern: #"^same request headers \((.+)\): "#
+                + #"bare libcurl with EndpointKit's request headers (-?\d+), ratio (-?\d+\.\d\d)$"#)
         var loads: [String] = []
+        var headerLoads: [String] = []
         for line in output.split(separator: "\n").map(String.init) {
             let range = NSRange(line.startIndex..., in: line)
+            if let match = sameHeaders.firstMatch(in: line, range: range) {
+                let groups = (1...3).compactMap { Range(match.range(at: $0), in: line).map { String(line[$0]) } }
+                XCTAssertEqual(groups.count, 3, line)
+                headerLoads.append(groups[0])
+                XCTAssertGreaterThan(try XCTUnwrap(Int(groups[1])), 0, line)
+                XCTAssertGreaterThan(try XCTUnwrap(Double(groups[2])), 0, line)
+                continue
+            }
             guard let match = pattern.firstMatch(in: line, range: range) else {
                 XCTFail("unexpected line \(line)\n\(errorTail)")
                 continue
@@ -195,6 +208,7 @@ final class BenchSmokeTests: XCTestCase {
             XCTAssertEqual(ratio, Double(endpointKit) / Double(bare), accuracy: 0.006, line)
         }
         XCTAssertEqual(loads, ["sequential", "16 in flight"], "\(output)\n\(errorTail)")
+        XCTAssertEqual(headerLoads, loads, "\(output)\n\(errorTail)")
         // Its folders (the stripped copy and callgrind's files; nginx's) are gone.
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())
             .filter { ["endpointkit-bench-instructions-\(pid)", "endpointkit-bench-nginx-\(pid)"].contains($0) }
