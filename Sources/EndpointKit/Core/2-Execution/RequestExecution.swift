@@ -383,36 +383,3 @@ extension APIResult {
         return .success(value, metadata)
     }
 }
-
-/// Where a send processes each response: the one thread hop of a response, named. The transport
-/// calls back on its own thread; validation, decoding and delivery then run on the client's
-/// processing queue, or on the task awaiting the send (``AwaitingCaller``), which saves a hop.
-enum ResponseThread: Sendable {
-    /// The client's concurrent processing queue.
-    case processingQueue(DispatchQueue)
-    /// The task awaiting the send, which runs what is posted to it once it is resumed.
-    case awaitingCaller(AwaitingCaller)
-
-    /// Hands `work` over to this thread.
-    func hop(_ work: @escaping @Sendable () -> Void) {
-        switch self {
-        case .processingQueue(let queue): queue.async(execute: work)
-        case .awaitingCaller(let caller): caller.post(work)
-        }
-    }
-}
-
-/// What a send changes as it goes, under its lock. Outside the generic class, so that its copies
-/// and destruction are plain code rather than run-time lookups for each endpoint type.
-struct ExecutionState {
-    var attempt = 0
-    var failures: [APIFailure] = []
-    var timer: WaitTimer?
-    var interception: Task<Void, Never>?
-    var temporaryFiles: [URL] = []
-    /// Whether the send completed and removed its temporary files: files a build still in
-    /// progress makes afterwards are removed by the build itself.
-    var releasedFiles = false
-    /// The request of the last attempt sent, for an answer given in place of a failure.
-    var lastRequest: URLRequest?
-}

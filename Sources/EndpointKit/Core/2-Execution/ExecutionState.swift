@@ -1,0 +1,19 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// and destruction are plain code rather than run-time lookups for each endpoint type.
+struct ExecutionState {
+    var attempt = 0
+    var failures: [APIFailure] = []
+    var timer: WaitTimer?
+    var interception: Task<Void, Never>?
+    var temporaryFiles: [URL] = []
+    /// Whether the send completed and removed its temporary files: files a build still in
+    /// progress makes afterwards are removed by the build itself.
+    var releasedFiles = false
+    /// The request of the last attempt sent, for an answer given in place of a failure.
+    var lastRequest: URLRequest?
+}
