@@ -183,14 +183,20 @@ final class BenchSmokeTests: XCTestCase {
                 + #"bare libcurl with EndpointKit's request headers (-?\d+), ratio (-?\d+\.\d\d)$"#)
         var loads: [String] = []
         var headerLoads: [String] = []
+        var lastEndpointKit: Int?
         for line in output.split(separator: "\n").map(String.init) {
             let range = NSRange(line.startIndex..., in: line)
             if let match = sameHeaders.firstMatch(in: line, range: range) {
                 let groups = (1...3).compactMap { Range(match.range(at: $0), in: line).map { String(line[$0]) } }
                 XCTAssertEqual(groups.count, 3, line)
                 headerLoads.append(groups[0])
-                XCTAssertGreaterThan(try XCTUnwrap(Int(groups[1])), 0, line)
-                XCTAssertGreaterThan(try XCTUnwrap(Double(groups[2])), 0, line)
+                let withHeaders = try XCTUnwrap(Int(groups[1]))
+                XCTAssertGreaterThan(withHeaders, 0, line)
+                // Its ratio is over the EndpointKit count of the same load's line, printed just before.
+                let endpointKit = try XCTUnwrap(lastEndpointKit, "no EndpointKit line before \(line)")
+                XCTAssertEqual(
+                    try XCTUnwrap(Double(groups[2])), Double(endpointKit) / Double(withHeaders), accuracy: 0.006, line)
+                lastEndpointKit = nil
                 continue
             }
             guard let match = pattern.firstMatch(in: line, range: range) else {
@@ -201,6 +207,7 @@ final class BenchSmokeTests: XCTestCase {
             XCTAssertEqual(groups.count, 4, line)
             loads.append(groups[0])
             let endpointKit = try XCTUnwrap(Int(groups[1]))
+            lastEndpointKit = endpointKit
             let bare = try XCTUnwrap(Int(groups[2]))
             let ratio = try XCTUnwrap(Double(groups[3]))
             XCTAssertGreaterThan(endpointKit, 0, line)

@@ -4,6 +4,7 @@ import Foundation
 import FoundationNetworking
 #endif
 
+/// What a send changes as it goes, under its lock. Outside the generic class, so that its copies
 /// and destruction are plain code rather than run-time lookups for each endpoint type.
 struct ExecutionState {
     var attempt = 0

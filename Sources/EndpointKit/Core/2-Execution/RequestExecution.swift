@@ -265,6 +265,7 @@ final class RequestExecution<Request: APIRequest>: Sendable {
         askRetriers(result, urlRequest: urlRequest, attempt: attempt)
     }
 
+    /// Asks the stages, interceptors and retrier whether a failed attempt is sent again.
     @inline(never)
     private func askRetriers(_ result: APIResult<Request.Response>, urlRequest: URLRequest, attempt: Int) {
         guard let failure = result.failure, attempt < Self.attemptCap, !failure.isCancellation else {
@@ -305,11 +306,13 @@ final class RequestExecution<Request: APIRequest>: Sendable {
         completeOnce(with: result)
     }
 
+    /// Finishes with what a stage answers in place of a failure, if one does.
     @inline(never)
     private func finishAfterFallback(_ result: APIResult<Request.Response>) {
         completeOnce(with: fallback(for: result))
     }
 
+    /// Completes the send with `result`, unless it completed (or was cancelled) already.
     private func completeOnce(with result: APIResult<Request.Response>) {
         guard handle.markCompleted() else { return }
         stopWaiting()

@@ -145,8 +145,7 @@ struct HeaderLines: Sendable {
 
     /// Whether the entry's name is `name`.
     private func matches(_ entry: Entry, _ name: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard Int(entry.nameEnd - entry.nameStart) == name.count else { return false }
-        return bytes.withUnsafeBufferPointer { all in
+        bytes.withUnsafeBufferPointer { all in
             Self.sameName(UnsafeBufferPointer(rebasing: all[Int(entry.nameStart)..<Int(entry.nameEnd)]), name)
         }
     }
@@ -171,6 +170,7 @@ struct HeaderLines: Sendable {
         return true
     }
 
+    /// `lower..<upper` of `line` without leading and trailing spaces and tabs.
     private static func trimmed(_ line: UnsafeBufferPointer<UInt8>, _ lower: Int, _ upper: Int) -> Range<Int> {
         var lower = lower
         var upper = upper
