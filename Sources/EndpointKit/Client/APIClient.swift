@@ -212,6 +212,8 @@ extension APIClient {
         try await awaitResult(of: request, info: info, progress: progress).get()
     }
 
+    /// Inlined into its two callers: one look-up of the result type each, not two.
+    @inline(__always)
     private func awaitResult<Request: APIRequest>(
         of request: Request, info: SendInfo, progress: (@MainActor @Sendable (TransferProgress) -> Void)?
     ) async -> APIResult<Request.Response> {
@@ -230,7 +232,7 @@ extension APIClient {
         } onCancel: {
             handle.cancel()
         }
-        return caller.result ?? .transportError(.cancelled())
+        return caller.takeResult() ?? .transportError(.cancelled())
     }
 }
 
@@ -368,15 +370,24 @@ class AwaitingCaller: @unchecked Sendable {
 }
 
 /// An awaiting caller with the place its send's result waits in: written once by
-/// ``finish(with:)``, read once after ``AwaitingCaller/run()`` returned (the caller's lock orders
-/// the two).
+/// ``finish(with:)``, moved out once by ``takeResult()`` after ``AwaitingCaller/run()`` returned
+/// (the caller's lock orders the two).
 final class AwaitingResult<Value: Sendable>: AwaitingCaller, @unchecked Sendable {
     /// The send's result, once it finished.
-    private(set) var result: APIResult<Value>?
+    private var result: APIResult<Value>?
 
     /// Keeps `result` and tells the caller it is there.
     func finish(with result: APIResult<Value>) {
         self.result = result
         finish()
+    }
+
+    /// Moves the result out (the caller reads it once): no copy of the value to release later.
+    /// Inlined, so that the caller's lookup of the result type serves it too.
+    @inline(__always)
+    func takeResult() -> APIResult<Value>? {
+        var taken: APIResult<Value>?
+        swap(&taken, &result)
+        return taken
     }
 }

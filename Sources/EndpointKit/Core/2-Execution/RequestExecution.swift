@@ -197,7 +197,10 @@ final class RequestExecution<Request: APIRequest>: Sendable {
         handle.attach(task)
     }
 
-    /// Validates and decodes an attempt's outcome, the stages seeing it on the way.
+    /// Validates and decodes an attempt's outcome, the stages seeing it on the way. Inlined into
+    /// the completion, with the processor's methods, so that the result type is looked up once
+    /// there rather than in each of them.
+    @inline(__always)
     private func process(
         _ outcome: Result<TransportResponse, TransportError>, for urlRequest: URLRequest, attempt: Int
     ) -> APIResult<Request.Response> {
@@ -206,6 +209,14 @@ final class RequestExecution<Request: APIRequest>: Sendable {
             return ResponseProcessor(resolved: resolved, urlRequest: urlRequest).process(
                 outcome, for: request, elapsed: elapsed)
         }
+        return processWithStages(outcome, for: urlRequest, attempt: attempt)
+    }
+
+    /// ``process(_:for:attempt:)`` when stages see the outcome and the result.
+    @inline(never)
+    private func processWithStages(
+        _ outcome: Result<TransportResponse, TransportError>, for urlRequest: URLRequest, attempt: Int
+    ) -> APIResult<Request.Response> {
         var outcome = outcome
         var source = ResponseSource.network
         let context = context(attempt: attempt)

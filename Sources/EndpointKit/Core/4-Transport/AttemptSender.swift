@@ -15,7 +15,10 @@ protocol AttemptSender: Sendable {
 
 /// The client's transport as an ``AttemptSender``: an `EndpointAwareTransport` (a test double)
 /// is also told the endpoint; any other transport sees only the transport request.
-struct TransportSender: AttemptSender {
+///
+/// A class, made once per client: as an `any AttemptSender` it is one reference, where a struct
+/// holding two existentials would be boxed on the heap at every send.
+final class TransportSender: AttemptSender {
     let transport: any Transport
     private let endpointAware: (any EndpointAwareTransport)?
 

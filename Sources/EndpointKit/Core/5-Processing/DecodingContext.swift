@@ -82,6 +82,9 @@ public final class DecodingContext {
             }
             return empty
         }
+        // No envelope (the usual case): the body is the payload, decoded here rather than through
+        // `open`, whose generic result would be looked up at run time on every response.
+        if Swift.type(of: envelope) == NoEnvelope.self { return try decoder.decode(Value.self, from: data) }
         let contents = try envelope.open(data, as: Value.self, decoder: decoder)
         envelopeInfo = contents.info
         return contents.payload

@@ -17,6 +17,9 @@ struct ResponseProcessor: Sendable {
         self.urlRequest = urlRequest
     }
 
+    /// Validates and decodes `outcome`. Inlined (with the step below) into the send's completion,
+    /// which has looked up the result type already.
+    @inline(__always)
     func process<Request: APIRequest>(
         _ outcome: Result<TransportResponse, TransportError>, for request: Request, elapsed: TimeInterval
     ) -> APIResult<Request.Response> {
@@ -41,6 +44,7 @@ struct ResponseProcessor: Sendable {
         }
     }
 
+    @inline(__always)
     private func process<Request: APIRequest>(
         _ metadata: ResponseMetadata, for request: Request, fileURL: URL?
     ) -> APIResult<Request.Response> {

@@ -39,7 +39,10 @@ public enum APIResult<Value: Sendable>: Sendable {
     }
 
     /// Returns the value or throws the ``ServerFailure`` or ``TransportError``.
-    public func get() throws -> Value {
+    ///
+    /// `consuming`: a result used once (`try await client.send(request).get()`) hands its value
+    /// over without a copy; on a stored result it reads a copy, as before.
+    public consuming func get() throws -> Value {
         switch self {
         case .success(let value, _): return value
         case .serverFailure(let failure): throw failure
