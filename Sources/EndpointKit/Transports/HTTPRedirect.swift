@@ -12,8 +12,14 @@ import FoundationNetworking
 /// 301 and 302 turn a `POST` into a `GET`, without the body (RFC 9110 §15.4). Everything else
 /// (the hop limit, https-to-http, credentials across origins, 307/308 bodies) is the policy's.
 enum HTTPRedirect {
-    /// The statuses that redirect.
-    static let statuses: Set<Int> = [301, 302, 303, 307, 308]
+    /// Whether `status` redirects (301, 302, 303, 307 or 308). Asked of every response: a switch,
+    /// with no lazily made set to reach and hash.
+    static func redirects(_ status: Int) -> Bool {
+        switch status {
+        case 301, 302, 303, 307, 308: return true
+        default: return false
+        }
+    }
 
     private static let bodyHeaders = ["Content-Type", "Content-Length", "Content-Encoding", "Transfer-Encoding"]
 
@@ -22,7 +28,7 @@ enum HTTPRedirect {
     static func proposedRequest(
         after request: URLRequest, status: Int, location: String?
     ) throws(TransportError) -> URLRequest? {
-        guard statuses.contains(status), let location, !location.isEmpty, let current = request.url else { return nil }
+        guard redirects(status), let location, !location.isEmpty, let current = request.url else { return nil }
         guard let target = URL(string: location, relativeTo: current)?.absoluteURL,
             let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https"
         else {

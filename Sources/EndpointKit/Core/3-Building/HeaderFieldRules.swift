@@ -11,18 +11,31 @@ import FoundationNetworking
 /// or a credential may write anything into the `URLRequest`), and by every transport right before
 /// bytes are written (``Transport`` is public: a caller may hand it any `URLRequest`).
 enum HeaderFieldRules {
-    /// RFC 9110 token characters, for header names and methods.
-    private static let tokenCharacters: [Bool] = {
-        var table = [Bool](repeating: false, count: 256)
-        for byte in "!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".utf8 {
-            table[Int(byte)] = true
-        }
-        return table
-    }()
-
-    /// Whether `string` is a non-empty RFC 9110 token.
+    /// Whether `string` is a non-empty RFC 9110 token. Walks the UTF-8 in place, with no table
+    /// to reach through a lazily made global.
     static func isToken(_ string: String) -> Bool {
-        !string.isEmpty && string.utf8.allSatisfy { tokenCharacters[Int($0)] }
+        var string = string
+        return string.withUTF8 { bytes in
+            guard !bytes.isEmpty else { return false }
+            for byte in bytes where !isTokenByte(byte) { return false }
+            return true
+        }
+    }
+
+    /// Whether `byte` is an RFC 9110 token character: a letter, a digit or one of ``!#$%&'*+-.^_`|~``.
+    @inline(__always)
+    private static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"),
+            UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
+            UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+            return true
+        default:
+            return false
+        }
     }
 
     /// CR, LF or NUL: the bytes that could split or cut a request if they reached the wire.

@@ -14,7 +14,7 @@ extension CurlTransfer {
         guard head.consume(line), head.statusCode >= 200, receiveFailure == nil else { return line.count }
         storeCookies()
         do throws(TransportError) {
-            if HTTPRedirect.statuses.contains(head.statusCode),
+            if HTTPRedirect.redirects(head.statusCode),
                 let proposed = try HTTPRedirect.proposedRequest(
                     after: request, status: head.statusCode, location: head.value(for: "Location"))
             {

@@ -198,8 +198,9 @@ extension CurlTransfer {
         // A request that carries its own Cookie header manages cookies itself, on every hop (the
         // redirect policy may have dropped that header on the way to another origin).
         var cookieHeader: String?
+        // On the first hop `original` is `request`, whose fields were just read.
         if let storage = settings.cookieStorage, let url, !has("cookie"),
-            original.value(forHTTPHeaderField: "Cookie") == nil,
+            redirectCount == 0 || original.value(forHTTPHeaderField: "Cookie") == nil,
             let cookies = storage.cookies(for: url), !cookies.isEmpty
         {
             cookieHeader = HTTPCookie.requestHeaderFields(with: cookies)["Cookie"]

@@ -74,15 +74,16 @@ final class CurlTransfer: TransportTask, @unchecked Sendable {
     private let completion: @Sendable (Result<TransportResponse, TransportError>) -> Void
     private weak var loop: CurlEventLoop?
 
+    /// - Parameter url: `request`'s URL, as the transport read it.
     init?(
-        request: TransportRequest, settings: CurlTransport.Settings, loop: CurlEventLoop,
+        request: TransportRequest, url: URL, settings: CurlTransport.Settings, loop: CurlEventLoop,
         completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
     ) {
         guard let handle = loop.acquireHandle() else { return nil }
         self.handle = handle
         self.settings = settings
         self.request = request.urlRequest
-        url = request.urlRequest.url
+        self.url = url
         original = request.urlRequest
         if let file = request.bodyFile {
             requestBody = .file(file)

@@ -153,14 +153,17 @@ public final class CurlTransport: Transport {
         _ request: TransportRequest,
         completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
     ) -> any TransportTask {
-        guard let address = request.urlRequest.url?.absoluteString, CurlTransfer.isHTTPOrHTTPS(address) else {
+        // `URLRequest.url` copies the URL out of its storage: read once, here, for the transfer too.
+        let url = request.urlRequest.url
+        guard let url, CurlTransfer.isHTTPOrHTTPS(url.absoluteString) else {
             return fail(
                 TransportError(
-                    .unsupportedURL,
-                    message: "Only http and https URLs are supported (\(request.urlRequest.url?.scheme ?? "none"))."),
+                    .unsupportedURL, message: "Only http and https URLs are supported (\(url?.scheme ?? "none"))."),
                 completion)
         }
-        guard let transfer = CurlTransfer(request: request, settings: settings, loop: loop, completion: completion)
+        guard
+            let transfer = CurlTransfer(
+                request: request, url: url, settings: settings, loop: loop, completion: completion)
         else {
             return fail(TransportError(.other, message: "curl_easy_init failed."), completion)
         }
