@@ -373,8 +373,9 @@ class AwaitingCaller: @unchecked Sendable {
 /// ``finish(with:)``, moved out once by ``takeResult()`` after ``AwaitingCaller/run()`` returned
 /// (the caller's lock orders the two).
 final class AwaitingResult<Value: Sendable>: AwaitingCaller, @unchecked Sendable {
-    /// The send's result, once it finished.
-    private var result: APIResult<Value>?
+    /// The send's result, once it finished. Written and read once each, in that order (see
+    /// above): no dynamic exclusivity check.
+    @exclusivity(unchecked) private var result: APIResult<Value>?
 
     /// Keeps `result` and tells the caller it is there.
     func finish(with result: APIResult<Value>) {

@@ -34,7 +34,8 @@ struct HeaderLines: Sendable {
     /// previous field (obsolete folding, RFC 9112 §5.2); before any field it is dropped (§2.2). A
     /// line without a colon after a non-empty name is dropped.
     mutating func append(_ line: UnsafeRawBufferPointer) {
-        guard let base = line.baseAddress, !line.isEmpty else { return }
+        // Offsets are 32-bit: a line that would take the head past 2 GiB is dropped.
+        guard let base = line.baseAddress, !line.isEmpty, bytes.count + line.count < Int(Int32.max) else { return }
         let line = UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: line.count)
         if entries.isEmpty {
             bytes.reserveCapacity(512)
@@ -49,7 +50,7 @@ struct HeaderLines: Sendable {
                 if last.valueEnd > last.valueStart { bytes.append(0x20) }
                 bytes.append(contentsOf: UnsafeBufferPointer(rebasing: line[continuation]))
             }
-            last.valueEnd = Int32(bytes.count)
+            last.valueEnd = Int32(truncatingIfNeeded: bytes.count)
             entries.append(last)
             return
         }
@@ -63,11 +64,14 @@ struct HeaderLines: Sendable {
         // One copy from the name's start to the value's end (the colon and spaces between stay).
         let start = bytes.count
         bytes.append(contentsOf: UnsafeBufferPointer(rebasing: line[name.lowerBound..<value.upperBound]))
+        // The guard above keeps every offset within 32 bits.
         let shift = start - name.lowerBound
         entries.append(
             Entry(
-                nameEnd: Int32(name.upperBound + shift), valueStart: Int32(value.lowerBound + shift),
-                valueEnd: Int32(value.upperBound + shift), nameStart: Int32(start)))
+                nameEnd: Int32(truncatingIfNeeded: name.upperBound + shift),
+                valueStart: Int32(truncatingIfNeeded: value.lowerBound + shift),
+                valueEnd: Int32(truncatingIfNeeded: value.upperBound + shift),
+                nameStart: Int32(truncatingIfNeeded: start)))
     }
 
     /// Removes every field (a new status line starts a new head).
@@ -171,6 +175,7 @@ struct HeaderLines: Sendable {
     }
 
     /// `lower..<upper` of `line` without leading and trailing spaces and tabs.
+    @inline(__always)
     private static func trimmed(_ line: UnsafeBufferPointer<UInt8>, _ lower: Int, _ upper: Int) -> Range<Int> {
         var lower = lower
         var upper = upper

@@ -56,35 +56,57 @@ public final class DecodingContext {
     /// - any other `Decodable`: the envelope's payload, decoded in one pass.
     /// - Throws: ``BusinessFailure`` for a failing business status, `DecodingError` otherwise.
     public func decodeDefault<Value: Decodable>(_ type: Value.Type) throws -> Value {
-        // A type comparison first: a cast to an unrelated type costs a run-time lookup on every response.
-        if Value.self == Data.self, let raw = data as? Value { return raw }
-        if Value.self == String.self {
-            guard let text = String(data: data, encoding: .utf8) as? Value else {
-                throw DecodingError.dataCorrupted(
-                    .init(codingPath: [], debugDescription: "The body is not valid UTF-8."))
-            }
-            return text
-        }
+        // Type comparisons first: a cast to an unrelated type costs a run-time lookup on every
+        // response. The rarer paths are functions of their own, so that this one, run for every
+        // response, looks up no generic type it does not use.
+        if Value.self == Data.self || Value.self == String.self { return try decodeText(Value.self) }
         // Over the bytes, not `Data`'s iterator: this runs on every response, and stops at the
         // first byte of nearly all of them.
-        if data.withUnsafeBytes({ $0.allSatisfy(\.isJSONWhitespace) }) {
-            if let absent = MissingPayload.value(of: Value.self) { return absent }
-            throw DecodingError.dataCorrupted(
-                .init(codingPath: [], debugDescription: "The body is empty; expected \(Value.self)."))
-        }
-        if Value.self == Empty.self, let empty = Empty() as? Value {
-            // NoEnvelope has no business status: a 2xx body such as `{"message":"Deleted"}` is
-            // success, even though `inspect` reads it as an error message.
-            if envelope is NoEnvelope { return empty }
-            envelopeInfo = envelope.inspect(data, decoder: decoder)
-            if let info = envelopeInfo, !info.isSuccess {
-                throw BusinessFailure(code: info.code, message: info.message)
-            }
-            return empty
-        }
+        if data.withUnsafeBytes({ $0.allSatisfy(\.isJSONWhitespace) }) { return try absentPayload(Value.self) }
+        if Value.self == Empty.self { return try decodeEmpty(Value.self) }
         // No envelope (the usual case): the body is the payload, decoded here rather than through
         // `open`, whose generic result would be looked up at run time on every response.
         if Swift.type(of: envelope) == NoEnvelope.self { return try decoder.decode(Value.self, from: data) }
+        return try openEnvelope(Value.self)
+    }
+
+    /// `Data` as it is, `String` as UTF-8 text.
+    @inline(never)
+    private func decodeText<Value>(_ type: Value.Type) throws -> Value {
+        if Value.self == Data.self, let raw = data as? Value { return raw }
+        guard let text = String(data: data, encoding: .utf8) as? Value else {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "The body is not valid UTF-8."))
+        }
+        return text
+    }
+
+    /// What an empty body decodes to: ``Empty`` or `nil` for optional types, otherwise an error.
+    @inline(never)
+    private func absentPayload<Value>(_ type: Value.Type) throws -> Value {
+        if let absent = MissingPayload.value(of: Value.self) { return absent }
+        throw DecodingError.dataCorrupted(
+            .init(codingPath: [], debugDescription: "The body is empty; expected \(Value.self)."))
+    }
+
+    /// ``Empty`` for a body that is not empty: the envelope's business status is still checked.
+    @inline(never)
+    private func decodeEmpty<Value>(_ type: Value.Type) throws -> Value {
+        guard let empty = Empty() as? Value else {
+            throw DecodingError.typeMismatch(Value.self, .init(codingPath: [], debugDescription: "Expected Empty."))
+        }
+        // NoEnvelope has no business status: a 2xx body such as `{"message":"Deleted"}` is
+        // success, even though `inspect` reads it as an error message.
+        if envelope is NoEnvelope { return empty }
+        envelopeInfo = envelope.inspect(data, decoder: decoder)
+        if let info = envelopeInfo, !info.isSuccess {
+            throw BusinessFailure(code: info.code, message: info.message)
+        }
+        return empty
+    }
+
+    /// The payload inside the envelope, and what the envelope reported.
+    @inline(never)
+    private func openEnvelope<Value: Decodable>(_ type: Value.Type) throws -> Value {
         let contents = try envelope.open(data, as: Value.self, decoder: decoder)
         envelopeInfo = contents.info
         return contents.payload

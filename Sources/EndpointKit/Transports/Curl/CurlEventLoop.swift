@@ -61,8 +61,9 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
     private let inbox = Locked(Inbox())
     private let liveTransfers = Atomic(0)
     private let idleHandles = Locked<[Handle]>([])
-    /// Transfers whose handle is in the multi handle, by handle. Loop thread only.
-    private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
+    /// Transfers whose handle is in the multi handle, by handle. Loop thread only, so without
+    /// dynamic exclusivity checks (like the loop's other state below).
+    @exclusivity(unchecked) private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
     /// The loop thread's id, set when it starts.
     private let threadID = Locked<pthread_t?>(nil)
 
@@ -222,7 +223,7 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
     /// How often the loop asks its transfers whether they have been silent too long.
     private static let idleSweepInterval: UInt64 = 250_000_000
     /// When the loop last did. Loop thread only.
-    private var lastIdleSweep: UInt64 = 0
+    @exclusivity(unchecked) private var lastIdleSweep: UInt64 = 0
 
     /// Ends, with their idle-limit failure, the transfers that moved no byte for their idle limit
     /// (at most every ``idleSweepInterval``).
