@@ -219,20 +219,26 @@ extension APIClient {
     ) async -> APIResult<Request.Response> {
         // The response is processed on this task (see AwaitingCaller): one thread crossing per
         // response instead of two.
-        let caller = AwaitingResult<Request.Response>(fallback: processingQueue)
+        let caller = AwaitingCaller(fallback: processingQueue)
+        // The result's place: memory the delivery fills once and this function moves the result
+        // out of. A generic object holding it instead would look the result type up at run time
+        // in its initializer, setter and deinitializer. Only the delivery writes it, before
+        // `finish`, and only this function reads it, after `run` returned (the caller's lock
+        // orders the two).
+        nonisolated(unsafe) let slot = UnsafeMutablePointer<APIResult<Request.Response>>.allocate(capacity: 1)
+        defer { slot.deallocate() }
         let options =
             info.values.isEmpty && progress == nil
             ? SendOptions.awaited : SendOptions(reportsProgress: progress != nil, info: info)
-        // The route captures the caller alone, so the closure needs no context object of its own.
         let handle = perform(
-            request, route: .inPlace { result in caller.finish(with: result) },
+            request, route: .inPlace { result in caller.finish { slot.initialize(to: result) } },
             progress: progress.map(Self.onMainActor), options: options, responseThread: .awaitingCaller(caller))
         await withTaskCancellationHandler {
             await caller.run()
         } onCancel: {
             handle.cancel()
         }
-        return caller.takeResult() ?? .transportError(.cancelled())
+        return caller.hasResult ? slot.move() : .transportError(.cancelled())
     }
 }
 
@@ -277,19 +283,21 @@ final class PendingHandle: Sendable {
 /// completion posts the processing here and the caller, resumed once, runs it itself: validation,
 /// envelope, decoding and delivery happen on the caller's task, one thread crossing per response.
 ///
-/// Work posted before ``finish()`` runs first, in order; work posted after the caller returned
+/// Work posted before ``finish(storing:)`` runs first, in order; work posted after the caller returned
 /// (a late completion of a cancelled request) runs on `fallback`, so nothing posted is dropped.
 ///
-/// Not generic: the result waits in ``AwaitingResult``, the subclass an awaited send makes, so no
-/// generic metadata is looked up for the caller's response type on every step. `@unchecked`
-/// because a non-final class cannot be checked: its state is behind `Locked`, the rest constant.
-class AwaitingCaller: @unchecked Sendable {
+/// Not generic: the result is stored by the closure given to ``finish(storing:)`` where the
+/// awaiting function keeps it, so no generic metadata is looked up for the caller's response type
+/// here. Its state is behind `Locked`, the rest constant.
+final class AwaitingCaller: Sendable {
     private struct State {
         /// The next work; `more` holds what comes after it (one piece of work is the usual case,
         /// and needs no array).
         var next: (@Sendable () -> Void)?
         var more: [@Sendable () -> Void] = []
         var isFinished = false
+        /// Whether ``finish(storing:)`` stored the result.
+        var hasResult = false
         var waiter: UnsafeContinuation<Void, Never>?
         var isClosed = false
     }
@@ -313,14 +321,20 @@ class AwaitingCaller: @unchecked Sendable {
         if !accepted { fallback.async(execute: work) }
     }
 
-    /// Tells the caller its result is in its slot (from any thread); later calls do nothing.
-    func finish() {
+    /// Stores the result with `store` and tells the caller it is there (from any thread); once:
+    /// later calls store nothing.
+    func finish(storing store: () -> Void) {
         state.withLock { state in
             guard !state.isClosed, !state.isFinished else { return }
+            store()
+            state.hasResult = true
             state.isFinished = true
             Self.resumeWaiter(&state)
         }
     }
+
+    /// Whether the result was stored; read after ``run()`` returned.
+    var hasResult: Bool { state.withLock { $0.hasResult } }
 
     /// Resumes the waiting caller, if any, inside the lock: the caller takes this lock before it
     /// waits again, so its next wait is ordered after this resume (the Swift runtime's own
@@ -332,7 +346,7 @@ class AwaitingCaller: @unchecked Sendable {
         waiter?.resume()
     }
 
-    /// Runs posted work, in order, until ``finish()`` is called.
+    /// Runs posted work, in order, until ``finish(storing:)`` is called.
     func run() async {
         while true {
             let (work, finished) = take()
@@ -366,29 +380,5 @@ class AwaitingCaller: @unchecked Sendable {
             state.isClosed = true
             return (nil, true)
         }
-    }
-}
-
-/// An awaiting caller with the place its send's result waits in: written once by
-/// ``finish(with:)``, moved out once by ``takeResult()`` after ``AwaitingCaller/run()`` returned
-/// (the caller's lock orders the two).
-final class AwaitingResult<Value: Sendable>: AwaitingCaller, @unchecked Sendable {
-    /// The send's result, once it finished. Written and read once each, in that order (see
-    /// above): no dynamic exclusivity check.
-    @exclusivity(unchecked) private var result: APIResult<Value>?
-
-    /// Keeps `result` and tells the caller it is there.
-    func finish(with result: APIResult<Value>) {
-        self.result = result
-        finish()
-    }
-
-    /// Moves the result out (the caller reads it once): no copy of the value to release later.
-    /// Inlined, so that the caller's lookup of the result type serves it too.
-    @inline(__always)
-    func takeResult() -> APIResult<Value>? {
-        var taken: APIResult<Value>?
-        swap(&taken, &result)
-        return taken
     }
 }
