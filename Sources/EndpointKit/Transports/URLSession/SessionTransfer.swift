@@ -10,9 +10,9 @@ import FoundationNetworking
 /// time limit, the size cap or a file error.
 ///
 /// Time limits: the idle limit is URLSession's own request timeout; the total deadline and the
-/// connect limit are timers of the transfer's. URLSession has no connection event, so the connect
-/// timer runs until the first sign of the server: the response head, a redirect, a challenge or
-/// body bytes sent.
+/// connect limit are kept by ``SessionDeadlines``. URLSession has no connection event, so the
+/// connect limit runs until the first sign of the server: the response head, a redirect, a
+/// challenge or body bytes sent.
 final class SessionTransfer: TransportTask, @unchecked Sendable {
     private struct State {
         var response: HTTPURLResponse?
@@ -20,8 +20,9 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
         var progress = TransferProgress()
         var isFinished = false
         var challengeCancelled = false
-        var timer: (any DispatchSourceTimer)?
-        var connectTimer: (any DispatchSourceTimer)?
+        /// Whether the total deadline and the connect limit are armed in ``SessionDeadlines``.
+        var totalArmed = false
+        var connectArmed = false
         var redirects = 0
         var task: URLSessionTask?
         var unregister: (@Sendable () -> Void)?
@@ -35,8 +36,6 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
     private let state: Locked<State>
     private let original: URLRequest
     private let redirectPolicy: RedirectPolicy
-
-    private static let timerQueue = DispatchQueue(label: "EndpointKit.deadlines")
 
     /// The transfer's priority.
     let priority: RequestPriority
@@ -68,32 +67,29 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
             State(writer: ResponseBodyWriter(limit: request.maximumResponseSize, download: request.download)))
     }
 
-    /// Starts the timers of the total deadline and the connect limit.
+    /// Arms the total deadline and the connect limit.
     func armTimers() {
-        let total = timeouts.totalLimit.map { makeTimer(for: .total, after: $0) }
-        let connect = timeouts.connectLimit.map { makeTimer(for: .connect, after: $0) }
+        let (total, connect) = (timeouts.totalLimit, timeouts.connectLimit)
         state.withLock { state in
-            state.timer = total
-            state.connectTimer = connect
+            state.totalArmed = total != nil
+            state.connectArmed = connect != nil
         }
-        total?.resume()
-        connect?.resume()
+        if let total { SessionDeadlines.shared.arm(self, .total, after: total) }
+        if let connect { SessionDeadlines.shared.arm(self, .connect, after: connect) }
     }
 
-    private func makeTimer(for limit: Timeouts.Limit, after seconds: TimeInterval) -> any DispatchSourceTimer {
-        let timer = DispatchSource.makeTimerSource(queue: Self.timerQueue)
-        timer.schedule(deadline: .now() + max(0, seconds))
-        timer.setEventHandler { [weak self] in self?.fail(.timedOut(limit, after: seconds, url: self?.url)) }
-        return timer
+    /// A limit armed by ``armTimers()`` ran out: the transfer ends with its time-out.
+    func timeLimitPassed(_ limit: Timeouts.Limit, after seconds: TimeInterval) {
+        fail(.timedOut(limit, after: seconds, url: url))
     }
 
     /// The server answered in some way: the connect limit no longer applies.
     private func serverReached() {
-        let timer = state.withLock { state -> (any DispatchSourceTimer)? in
-            defer { state.connectTimer = nil }
-            return state.connectTimer
+        let armed = state.withLock { state in
+            defer { state.connectArmed = false }
+            return state.connectArmed
         }
-        timer?.cancel()
+        if armed { SessionDeadlines.shared.disarm(self, .connect) }
     }
 
     /// Cancels the transfer; completes with `cancelled` unless already finished.
@@ -275,20 +271,21 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
 
     @discardableResult
     private func finish(_ result: Result<TransportResponse, TransportError>) -> Bool {
-        let (won, timers, unregister) = state.withLock {
-            state -> (Bool, [any DispatchSourceTimer], (@Sendable () -> Void)?) in
-            guard !state.isFinished else { return (false, [], nil) }
+        let (won, armed, unregister) = state.withLock {
+            state -> (Bool, (total: Bool, connect: Bool), (@Sendable () -> Void)?) in
+            guard !state.isFinished else { return (false, (false, false), nil) }
             state.isFinished = true
-            let timers = [state.timer, state.connectTimer].compactMap { $0 }
-            state.timer = nil
-            state.connectTimer = nil
+            let armed = (state.totalArmed, state.connectArmed)
+            state.totalArmed = false
+            state.connectArmed = false
             if case .failure = result { state.writer.abandon() }
             state.writer = ResponseBodyWriter(limit: 0, download: nil)
-            return (true, timers, state.unregister)
+            return (true, armed, state.unregister)
         }
         guard won else { return false }
         stream?.close()
-        for timer in timers { timer.cancel() }
+        if armed.total { SessionDeadlines.shared.disarm(self, .total) }
+        if armed.connect { SessionDeadlines.shared.disarm(self, .connect) }
         unregister?()
         completion(result)
         return true
