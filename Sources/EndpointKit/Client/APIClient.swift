@@ -226,7 +226,6 @@ extension APIClient {
         // `finish`, and only this function reads it, after `run` returned (the caller's lock
         // orders the two).
         nonisolated(unsafe) let slot = UnsafeMutablePointer<APIResult<Request.Response>>.allocate(capacity: 1)
-        defer { slot.deallocate() }
         let options =
             info.values.isEmpty && progress == nil
             ? SendOptions.awaited : SendOptions(reportsProgress: progress != nil, info: info)
@@ -238,7 +237,11 @@ extension APIClient {
         } onCancel: {
             handle.cancel()
         }
-        return caller.hasResult ? slot.move() : .transportError(.cancelled())
+        // Freed here rather than in a `defer` (nothing above exits early), which would be one more
+        // generic function, with its own look-up of the result type.
+        let result = caller.hasResult ? slot.move() : .transportError(.cancelled())
+        slot.deallocate()
+        return result
     }
 }
 
