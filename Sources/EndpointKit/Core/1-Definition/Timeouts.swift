@@ -68,6 +68,10 @@ public struct Timeouts: Sendable, Hashable {
     /// The total limit, or `nil` when there is none.
     var totalLimit: TimeInterval? { total.flatMap { $0 > 0 ? $0 : nil } }
 
+    /// `seconds` of a limit as nanoseconds, from 0 to about 30 years: what the transports that keep
+    /// limits themselves add to `DispatchTime` readings.
+    static func nanoseconds(_ seconds: TimeInterval) -> UInt64 { UInt64(max(0, min(seconds, 1e9)) * 1e9) }
+
     /// The limit in seconds.
     func seconds(of limit: Limit) -> TimeInterval? {
         switch limit {

@@ -63,7 +63,7 @@ public final class DecodingContext {
         // Over the bytes, not `Data`'s iterator: this runs on every response, and stops at the
         // first byte of nearly all of them.
         if data.withUnsafeBytes({ $0.allSatisfy(\.isJSONWhitespace) }) { return try absentPayload(Value.self) }
-        if Value.self == Empty.self { return try decodeEmpty(Value.self) }
+        if Value.self == Empty.self, let empty = try checkedEmpty() as? Value { return empty }
         // No envelope (the usual case): the body is the payload, decoded here rather than through
         // `open`, whose generic result would be looked up at run time on every response.
         if Swift.type(of: envelope) == NoEnvelope.self { return try decoder.decode(Value.self, from: data) }
@@ -90,10 +90,8 @@ public final class DecodingContext {
 
     /// ``Empty`` for a body that is not empty: the envelope's business status is still checked.
     @inline(never)
-    private func decodeEmpty<Value>(_ type: Value.Type) throws -> Value {
-        guard let empty = Empty() as? Value else {
-            throw DecodingError.typeMismatch(Value.self, .init(codingPath: [], debugDescription: "Expected Empty."))
-        }
+    private func checkedEmpty() throws -> Empty {
+        let empty = Empty()
         // NoEnvelope has no business status: a 2xx body such as `{"message":"Deleted"}` is
         // success, even though `inspect` reads it as an error message.
         if envelope is NoEnvelope { return empty }

@@ -98,17 +98,14 @@ final class CurlTransfer: TransportTask, @unchecked Sendable {
         writer = ResponseBodyWriter(limit: request.maximumResponseSize, download: request.download)
         timeouts = request.timeouts
         deadline = request.timeouts.totalLimit.map {
-            DispatchTime.now().uptimeNanoseconds + Self.nanoseconds($0)
+            DispatchTime.now().uptimeNanoseconds + Timeouts.nanoseconds($0)
         }
-        idleLimit = request.timeouts.idleLimit.map(Self.nanoseconds) ?? 0
+        idleLimit = request.timeouts.idleLimit.map(Timeouts.nanoseconds) ?? 0
         self.completion = completion
         self.loop = loop
     }
 
     deinit { release() }
-
-    /// `seconds` as nanoseconds, capped at about 30 years.
-    static func nanoseconds(_ seconds: TimeInterval) -> UInt64 { UInt64(max(0, min(seconds, 1e9)) * 1e9) }
 
     /// Cancels the transfer: completes with `cancelled` now; the loop removes the handle next.
     func cancel() {

@@ -6,9 +6,9 @@ import Foundation
 /// timer.
 ///
 /// A timer per transfer and limit costs a dispatch source made, scheduled and cancelled for
-/// every request (with the connect limit's default of 30 s, every request has one), and each
-/// schedule wakes the dispatch manager thread: about a tenth of the transport's time per request.
-/// Here arming and disarming a limit is a table entry under a lock. The one timer is scheduled
+/// every request (with the connect limit's default of 30 s, every request has one): about 7 k
+/// instructions a request, counted with callgrind. Here arming and disarming a limit is a table
+/// entry under a lock. The one timer is scheduled
 /// for the earliest deadline when an earlier one is armed; a disarmed limit leaves it where it
 /// is, and when it fires it ends the transfers whose deadline has passed and schedules itself for
 /// the next one left.
@@ -50,7 +50,7 @@ final class SessionDeadlines: @unchecked Sendable {
 
     /// Ends `transfer` with a `limit` time-out `seconds` from now, unless disarmed first.
     func arm(_ transfer: SessionTransfer, _ limit: Timeouts.Limit, after seconds: TimeInterval) {
-        let deadline = DispatchTime.now().uptimeNanoseconds &+ Self.nanoseconds(seconds)
+        let deadline = DispatchTime.now().uptimeNanoseconds &+ Timeouts.nanoseconds(seconds)
         state.withLock { state in
             state.entries[Key(transfer: ObjectIdentifier(transfer), limit: limit)] = Entry(
                 deadline: deadline, seconds: seconds, transfer: transfer)
@@ -90,7 +90,4 @@ final class SessionDeadlines: @unchecked Sendable {
             entry.transfer?.timeLimitPassed(limit, after: entry.seconds)
         }
     }
-
-    /// `seconds` as nanoseconds, from 0 to about 30 years.
-    private static func nanoseconds(_ seconds: TimeInterval) -> UInt64 { UInt64(max(0, min(seconds, 1e9)) * 1e9) }
 }
