@@ -235,7 +235,11 @@ extension APIClient {
         await withTaskCancellationHandler {
             await caller.run()
         } onCancel: {
-            handle.cancel()
+            // Not here: the runtime holds the task's status lock while this runs, and the cancel
+            // completes the send, which takes the caller's lock; a completion posting to the
+            // caller at the same time holds that lock while it resumes the task (which takes the
+            // status lock): a deadlock. Cancelled from another thread, it completes just after.
+            DispatchQueue.global().async { handle.cancel() }
         }
         // Freed here rather than in a `defer` (nothing above exits early), which would be one more
         // generic function, with its own look-up of the result type.
