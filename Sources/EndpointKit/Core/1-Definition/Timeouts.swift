@@ -68,8 +68,8 @@ public struct Timeouts: Sendable, Hashable {
     /// The total limit, or `nil` when there is none.
     var totalLimit: TimeInterval? { total.flatMap { $0 > 0 ? $0 : nil } }
 
-    /// `seconds` of a limit as nanoseconds, from 0 to about 30 years: what the transports that keep
-    /// limits themselves add to `DispatchTime` readings.
+    /// `seconds` of a limit or a wait as nanoseconds, from 0 to about 30 years: what the transports
+    /// that keep limits themselves add to `DispatchTime` readings, and what `Task.sleep` takes.
     static func nanoseconds(_ seconds: TimeInterval) -> UInt64 { UInt64(max(0, min(seconds, 1e9)) * 1e9) }
 
     /// The limit in seconds.

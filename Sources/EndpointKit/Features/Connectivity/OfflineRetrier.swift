@@ -97,8 +97,7 @@ public struct OfflineRetrier: RequestRetrier {
     /// the calling Task is cancelled.
     private func waitForConnection() async -> Bool {
         let monitor = monitor
-        // Below a billion seconds, so that the nanoseconds fit in 64 bits.
-        let nanoseconds = UInt64(min(maximumWait, 1e9) * 1e9)
+        let nanoseconds = Timeouts.nanoseconds(maximumWait)
         return await withTaskGroup(of: Bool.self) { group in
             group.addTask {
                 // `updates` starts with the current status, so a change made before this is not missed.
