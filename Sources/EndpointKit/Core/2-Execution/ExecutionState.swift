@@ -4,8 +4,9 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// What a send changes as it goes, under its lock. Outside the generic class, so that its copies
-/// and destruction are plain code rather than run-time lookups for each endpoint type.
+/// What a send changes as it goes, under its handle's lock (``RequestHandle/Storage``). Outside the
+/// generic class, so that its copies and destruction are plain code rather than run-time lookups
+/// for each endpoint type.
 struct ExecutionState {
     var attempt = 0
     var failures: [APIFailure] = []
@@ -17,4 +18,13 @@ struct ExecutionState {
     var releasedFiles = false
     /// The request of the last attempt sent, for an answer given in place of a failure.
     var lastRequest: URLRequest?
+
+    /// Takes the wait and the asynchronous phase in progress, to be stopped outside the lock.
+    mutating func takeWaits() -> (timer: WaitTimer?, interception: Task<Void, Never>?) {
+        defer {
+            timer = nil
+            interception = nil
+        }
+        return (timer, interception)
+    }
 }

@@ -46,7 +46,7 @@ extension RequestExecution {
                             underlyingError: error)))
             }
         }
-        state.withLock { $0.interception = task }
+        handle.withStorage { $0.execution.interception = task }
         // A cancel that came while the task was being made found nothing to stop: stop it here.
         if !handle.isRunning { task.cancel() }
     }
@@ -57,9 +57,9 @@ extension RequestExecution {
         source.schedule(deadline: .now() + seconds)
         source.setEventHandler(handler: action)
         let timer = WaitTimer(source)
-        let previous = state.withLock { state -> WaitTimer? in
-            defer { state.timer = timer }
-            return state.timer
+        let previous = handle.withStorage { storage -> WaitTimer? in
+            defer { storage.execution.timer = timer }
+            return storage.execution.timer
         }
         previous?.cancel()
         source.resume()

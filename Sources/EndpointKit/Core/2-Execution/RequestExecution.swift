@@ -39,7 +39,6 @@ final class RequestExecution<Request: APIRequest>: Sendable {
     /// What the send site added to the request's send information.
     private let sendSiteInfo: SendInfo
     private let started = DispatchTime.now()
-    let state = Locked(ExecutionState())
 
     var timeouts: Timeouts { resolved.timeouts }
 
@@ -108,7 +107,7 @@ final class RequestExecution<Request: APIRequest>: Sendable {
     /// What interceptors, plugins, stages and retriers know of this send at `attempt`: made only
     /// for them, so a send that has none makes none.
     func context(attempt: Int) -> RequestContext {
-        let failures = state.withLock { $0.failures }
+        let failures = handle.withStorage { $0.execution.failures }
         let info = sendSiteInfo.isEmpty ? resolved.sendInfo : resolved.sendInfo.merging(sendSiteInfo)
         return RequestContext(
             id: handle.id, endpoint: handle.endpoint, method: resolved.method, tag: resolved.tag, attempt: attempt,
@@ -118,11 +117,12 @@ final class RequestExecution<Request: APIRequest>: Sendable {
     // MARK: - Attempts
 
     private func runAttempt() {
-        guard handle.isRunning else { return }
-        let attempt = state.withLock { state -> Int in
-            state.attempt += 1
-            return state.attempt
+        let attempt = handle.withStorage { storage -> Int? in
+            guard storage.isRunning else { return nil }
+            storage.execution.attempt += 1
+            return storage.execution.attempt
         }
+        guard let attempt else { return }
         let built: URLRequestBuilder.Built
         do {
             built = try client.builder.makeRequest(for: resolved)
@@ -131,9 +131,9 @@ final class RequestExecution<Request: APIRequest>: Sendable {
         }
         if !built.temporaryFiles.isEmpty {
             // A send cancelled while its body was built has removed its files already: these too.
-            let late = state.withLock { state -> Bool in
-                if !state.releasedFiles { state.temporaryFiles += built.temporaryFiles }
-                return state.releasedFiles
+            let late = handle.withStorage { storage -> Bool in
+                if !storage.execution.releasedFiles { storage.execution.temporaryFiles += built.temporaryFiles }
+                return storage.execution.releasedFiles
             }
             if late {
                 for file in built.temporaryFiles { try? FileManager.default.removeItem(at: file) }
@@ -167,9 +167,10 @@ final class RequestExecution<Request: APIRequest>: Sendable {
     }
 
     private func send(_ built: URLRequestBuilder.Built, attempt: Int) {
-        guard handle.isRunning else { return }
+        // Still running, and its progress reporter if it has one: one look under the lock.
+        guard let reporter = handle.withStorage({ $0.isRunning ? Optional.some($0.reporter) : nil }) else { return }
         var onProgress: (@Sendable (TransferProgress) -> Void)?
-        if let reporter = handle.existingProgressReporter { onProgress = { reporter.report($0) } }
+        if let reporter { onProgress = { reporter.report($0) } }
         var transportRequest = TransportRequest(
             urlRequest: built.urlRequest, timeouts: timeouts,
             maximumResponseSize: client.configuration.maximumResponseSize, priority: resolved.priority,
@@ -186,7 +187,7 @@ final class RequestExecution<Request: APIRequest>: Sendable {
             }
         }
         let urlRequest = transportRequest.urlRequest
-        if !stages.isEmpty, hooks.contains(.fallback) { state.withLock { $0.lastRequest = urlRequest } }
+        if !stages.isEmpty, hooks.contains(.fallback) { handle.withStorage { $0.execution.lastRequest = urlRequest } }
         let task = sender.send(transportRequest, for: request) { [self] outcome in
             guard handle.isRunning else { return }
             responseThread.hop { [self] in
@@ -300,7 +301,7 @@ final class RequestExecution<Request: APIRequest>: Sendable {
             then: { [self] outcome in
                 switch outcome {
                 case .success(.retry(let delay)) where handle.isRunning:
-                    state.withLock { $0.failures.append(failure) }
+                    handle.withStorage { $0.execution.failures.append(failure) }
                     schedule(after: max(0, delay)) { [self] in runAttempt() }
                 case .success: finish(result)
                 case .failure(let error): finish(.transportError(error))
@@ -325,8 +326,11 @@ final class RequestExecution<Request: APIRequest>: Sendable {
 
     /// Completes the send with `result`, unless it completed (or was cancelled) already.
     private func completeOnce(with result: APIResult<Request.Response>) {
-        guard handle.markCompleted() else { return }
-        stopWaiting()
+        // Marked completed, and the waits taken to stop: one look under the lock.
+        let waits = handle.withStorage { storage in storage.markCompleted() ? storage.execution.takeWaits() : nil }
+        guard let waits else { return }
+        waits.timer?.cancel()
+        waits.interception?.cancel()
         complete(with: result)
     }
 
@@ -339,7 +343,8 @@ final class RequestExecution<Request: APIRequest>: Sendable {
         for stage in stages where stage.hooks.contains(.fallback) {
             guard let answer = stage.fallback(for: error) else { continue }
             guard case .response(let response, _) = answer else { continue }
-            let urlRequest = state.withLock { $0.lastRequest } ?? URLRequest(url: response.response.url ?? Self.noURL)
+            let urlRequest =
+                handle.withStorage { $0.execution.lastRequest } ?? URLRequest(url: response.response.url ?? Self.noURL)
             let answered = self.result(of: answer, for: urlRequest)
             if answered.isSuccess { return answered }
         }
@@ -348,26 +353,20 @@ final class RequestExecution<Request: APIRequest>: Sendable {
 
     /// Ends any backoff wait, time limit watch or asynchronous phase in progress.
     func stopWaiting() {
-        let (timer, task) = state.withLock { state in
-            defer {
-                state.timer = nil
-                state.interception = nil
-            }
-            return (state.timer, state.interception)
-        }
+        let (timer, task) = handle.withStorage { $0.execution.takeWaits() }
         timer?.cancel()
         task?.cancel()
     }
 
     func complete(with result: APIResult<Request.Response>) {
         client.registry.remove(handle)
-        let (temporaryFiles, attempt) = state.withLock { state in
-            state.releasedFiles = true
-            defer { state.temporaryFiles = [] }
-            return (state.temporaryFiles, state.attempt)
+        let (temporaryFiles, attempt, reporter) = handle.withStorage { storage in
+            storage.execution.releasedFiles = true
+            defer { storage.execution.temporaryFiles = [] }
+            return (storage.execution.temporaryFiles, storage.execution.attempt, storage.reporter)
         }
         for file in temporaryFiles { try? FileManager.default.removeItem(at: file) }
-        handle.existingProgressReporter?.complete(succeeded: result.isSuccess)
+        reporter?.complete(succeeded: result.isSuccess)
         if !stages.isEmpty, hooks.contains(.didComplete) {
             let context = context(attempt: max(1, attempt))
             for stage in stages where stage.hooks.contains(.didComplete) {

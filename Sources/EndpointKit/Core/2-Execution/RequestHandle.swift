@@ -15,13 +15,30 @@ public final class RequestHandle: Sendable, Hashable, CustomStringConvertible {
         case cancelled
     }
 
-    private struct Storage {
+    /// What the handle keeps under its lock. The send's own bookkeeping (``ExecutionState``) is
+    /// kept here too, so that a send and its handle share one lock and one object, and a phase
+    /// that checks the handle and updates the send takes the lock once.
+    struct Storage {
         var state = State.running
         var transportTask: (any TransportTask)?
         var onCancel: (@Sendable () -> Void)?
         var discardPartial = false
         /// Made for sends that report progress, or when first asked for.
         var reporter: ProgressReporter?
+        /// The send's state; empty for a handle that no ``RequestExecution`` runs.
+        var execution = ExecutionState()
+
+        /// Whether the request is still running.
+        var isRunning: Bool { state == .running }
+
+        /// Marks the request completed; `false` if it had already completed or been cancelled.
+        mutating func markCompleted() -> Bool {
+            guard state == .running else { return false }
+            state = .completed
+            transportTask = nil
+            onCancel = nil
+            return true
+        }
     }
 
     private static let counter = Locked<UInt64>(0)
@@ -135,13 +152,14 @@ public final class RequestHandle: Sendable, Hashable, CustomStringConvertible {
     /// Marks the request completed; `false` if it had already completed or been cancelled, in
     /// which case the caller must not deliver anything.
     func markCompleted() -> Bool {
-        storage.withLock { storage in
-            guard storage.state == .running else { return false }
-            storage.state = .completed
-            storage.transportTask = nil
-            storage.onCancel = nil
-            return true
-        }
+        storage.withLock { $0.markCompleted() }
+    }
+
+    /// Runs `body` under the handle's lock: for a send that reads or changes its handle and its
+    /// own state together.
+    @inline(__always)
+    func withStorage<Result>(_ body: (inout Storage) -> Result) -> Result {
+        storage.withLock(body)
     }
 
     /// Identity equality.
