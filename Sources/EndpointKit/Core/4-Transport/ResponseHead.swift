@@ -25,8 +25,11 @@ final class ResponseHead: @unchecked Sendable {
     /// and no fields (shared per status). Foundation refuses neither a status `init?` accepted nor
     /// fields, so this is never seen; it keeps ``response`` total without a trap.
     private let fallback: HTTPURLResponse
-    /// The response once made (one allocation with its lock; an `NSLock` is two).
-    private let made: Locked<HTTPURLResponse?>
+    /// The response once made; read and written only under ``making``. Most responses are never
+    /// asked for theirs, so a head has no lock of its own (one object and one mutex fewer per
+    /// response), and the rare reads share one.
+    nonisolated(unsafe) private var made: HTTPURLResponse?
+    private static let making = Locked(())
     /// What the exchange took. Set at most once, by the transport that made the head, before it
     /// hands the response on (a head is made when it arrives, the metrics are known at the end of
     /// the body); read-only after that.
@@ -39,7 +42,7 @@ final class ResponseHead: @unchecked Sendable {
         lines = nil
         httpVersion = "HTTP/1.1"
         fallback = response
-        made = Locked(response)
+        made = response
     }
 
     /// A head from its field lines; the `HTTPURLResponse` with the fields is made on first use.
@@ -51,7 +54,6 @@ final class ResponseHead: @unchecked Sendable {
         self.httpVersion = httpVersion
         self.lines = lines
         self.fallback = fallback
-        made = Locked(nil)
     }
 
     /// A head from parsed fields; the `HTTPURLResponse` with the fields is made on first use.
@@ -100,13 +102,16 @@ final class ResponseHead: @unchecked Sendable {
 
     /// The Foundation response, made on first use.
     var response: HTTPURLResponse {
-        made.withLock { made in
+        if let made = Self.making.withLock({ _ in made }) { return made }
+        // Made outside the shared lock (it is slow); if two threads make it, the first one stored
+        // is the one every reader gets. A head with fields always has a URL; one without wraps a
+        // response already made.
+        let response =
+            url.flatMap {
+                HTTPURLResponse(url: $0, statusCode: statusCode, httpVersion: httpVersion, headerFields: dictionary)
+            } ?? fallback
+        return Self.making.withLock { _ in
             if let made { return made }
-            // A head with fields always has a URL; one without wraps a response already made.
-            let response =
-                url.flatMap {
-                    HTTPURLResponse(url: $0, statusCode: statusCode, httpVersion: httpVersion, headerFields: dictionary)
-                } ?? fallback
             made = response
             return response
         }
