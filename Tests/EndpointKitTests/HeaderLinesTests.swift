@@ -72,6 +72,32 @@ final class HeaderLinesTests: XCTestCase {
         XCTAssertTrue(Substring("xETag").dropFirst().description.caseInsensitiveEquals("etag"))
     }
 
+    func testThatACopyKeepsItsFieldsWhenTheOriginalChanges() {
+        var original = lines(["A: 1", "Content-Length: 5"])
+        let copy = original
+        original.removeAll()
+        Array("B: 2".utf8).withUnsafeBytes { original.append($0) }
+        XCTAssertEqual(copy.fields.map(\.name), ["A", "Content-Length"])
+        XCTAssertEqual(copy.contentLength, 5)
+        XCTAssertEqual(original.fields.map(\.name), ["B"])
+        var grown = copy
+        Array("\tmore".utf8).withUnsafeBytes { grown.append($0) }
+        XCTAssertEqual(grown.value(for: "content-length"), "5 more")
+        XCTAssertEqual(copy.value(for: "content-length"), "5", "a folded line changes only its own copy")
+    }
+
+    func testThatAHeadOfManyLongFieldsKeepsThemAll() {
+        // Far past the first buffer (512 bytes): the bytes and the entries move together.
+        let text = (0..<200).map { "X-Field-\($0): " + String(repeating: "v", count: $0 % 50) }
+        var head = lines(text)
+        Array("\t tail".utf8).withUnsafeBytes { head.append($0) }
+        XCTAssertEqual(head.fields.count, 200)
+        for index in [0, 1, 63, 128, 198] {
+            XCTAssertEqual(head.value(for: "x-field-\(index)"), String(repeating: "v", count: index % 50))
+        }
+        XCTAssertEqual(head.value(for: "X-Field-199"), String(repeating: "v", count: 199 % 50) + " tail")
+    }
+
     func testThatANewHeadStartsEmpty() {
         var head = lines(["A: 1"])
         head.removeAll()

@@ -10,87 +10,198 @@ import Darwin
 /// making a `String` pair for each of a dozen lines costs more than the lookups. The bytes are
 /// kept with where each name and value starts and ends, and a lookup compares only the names of
 /// the right length.
-struct HeaderLines: Sendable {
-    /// Where one field's name and value are in ``bytes`` (the bytes between them are the colon and
-    /// the spaces around it).
-    private struct Entry: Sendable {
+///
+/// Everything lives in one buffer (``Store``): the bytes from its start, the entries saying where
+/// each field is from its end, so a head makes one object whatever its number of fields, and
+/// adding a line is a copy and four numbers. A copy shares the buffer until one side changes it.
+struct HeaderLines: @unchecked Sendable {
+    /// Where one field's name and value are in the bytes (the bytes between the name and the
+    /// value are the colon and the spaces around it).
+    private struct Entry {
+        var nameStart: Int32
         var nameEnd: Int32
         var valueStart: Int32
         var valueEnd: Int32
-        var nameStart: Int32
     }
 
-    private var bytes: [UInt8] = []
-    private var entries: [Entry] = []
-    /// The entry of the `Content-Length` field, noted as it arrives: -1 none, -2 more than one.
-    private var contentLengthEntry = -1
-    /// Whether a `Set-Cookie` field arrived (the transport stores cookies only then).
-    private(set) var hasSetCookie = false
+    /// What the buffer holds; its capacity is the room for bytes and entries together.
+    private struct Counts {
+        let capacity: Int
+        var bytes = 0
+        var entries = 0
+        /// The entry of the `Content-Length` field, noted as it arrives: -1 none, -2 more than one.
+        var contentLengthEntry = -1
+        var hasSetCookie = false
+    }
+
+    /// Bytes grow from the start of the elements, entries (16 bytes each) from the end. Read and
+    /// written through its pointers only (as ``Locked`` does), never through `header`, whose
+    /// every access is checked for exclusivity at run time.
+    private final class Store: ManagedBuffer<Counts, UInt8> {
+        static func make(capacity: Int) -> Store {
+            let buffer = create(minimumCapacity: capacity) { _ in Counts(capacity: capacity) }
+            // `create` on a subclass returns an instance of that subclass.
+            return unsafeDowncast(buffer, to: Store.self)
+        }
+
+        /// A store with `capacity` holding this one's bytes, entries and notes.
+        func copy(capacity: Int) -> Store {
+            let copy = Store.make(capacity: capacity)
+            withUnsafeMutablePointers { counts, from in
+                copy.withUnsafeMutablePointers { copyCounts, to in
+                    let old = counts.pointee
+                    copyCounts.pointee.bytes = old.bytes
+                    copyCounts.pointee.entries = old.entries
+                    copyCounts.pointee.contentLengthEntry = old.contentLengthEntry
+                    copyCounts.pointee.hasSetCookie = old.hasSetCookie
+                    let entryBytes = old.entries * entrySize
+                    to.update(from: from, count: old.bytes)
+                    (to + capacity - entryBytes).update(from: from + old.capacity - entryBytes, count: entryBytes)
+                }
+            }
+            return copy
+        }
+    }
+
+    /// The size of an entry in the store.
+    private static var entrySize: Int { MemoryLayout<Entry>.size }
+
+    private var store: Store?
 
     /// Whether there is no field.
-    var isEmpty: Bool { entries.isEmpty }
+    var isEmpty: Bool { store?.withUnsafeMutablePointerToHeader { $0.pointee.entries == 0 } ?? true }
+
+    /// Whether a `Set-Cookie` field arrived (the transport stores cookies only then).
+    var hasSetCookie: Bool { store?.withUnsafeMutablePointerToHeader { $0.pointee.hasSetCookie } ?? false }
 
     /// Adds one field line (without its CRLF). A line starting with a space or a tab continues the
     /// previous field (obsolete folding, RFC 9112 §5.2); before any field it is dropped (§2.2). A
     /// line without a colon after a non-empty name is dropped.
     mutating func append(_ line: UnsafeRawBufferPointer) {
-        // Offsets are 32-bit: a line that would take the head past 2 GiB is dropped.
-        guard let base = line.baseAddress, !line.isEmpty, bytes.count + line.count < Int(Int32.max) else { return }
-        let line = UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: line.count)
-        if entries.isEmpty {
-            bytes.reserveCapacity(512)
-            entries.reserveCapacity(16)
-        }
-        if line[0] == 0x20 || line[0] == 0x09 {
-            guard var last = entries.popLast() else { return }
-            // One space between the two values' trimmed ends.
-            bytes.removeLast(bytes.count - Int(last.valueEnd))
-            let continuation = Self.trimmed(line, 0, line.count)
-            if continuation.lowerBound < continuation.upperBound {
-                if last.valueEnd > last.valueStart { bytes.append(0x20) }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: line[continuation]))
-            }
-            last.valueEnd = Int32(truncatingIfNeeded: bytes.count)
-            entries.append(last)
-            return
-        }
+        guard let base = line.baseAddress, !line.isEmpty else { return }
+        let first = base.assumingMemoryBound(to: UInt8.self)
+        let line = UnsafeBufferPointer(start: first, count: line.count)
+        if line[0] == 0x20 || line[0] == 0x09 { return appendContinuation(line) }
         guard let found = memchr(base, Int32(UInt8(ascii: ":")), line.count) else { return }
         let colon = base.distance(to: UnsafeRawPointer(found))
         guard colon > 0 else { return }
         let name = Self.trimmed(line, 0, colon)
         let value = Self.trimmed(line, colon + 1, line.count)
         guard name.lowerBound < name.upperBound else { return }
-        noteKnownField(UnsafeBufferPointer(rebasing: line[name]))
         // One copy from the name's start to the value's end (the colon and spaces between stay).
-        let start = bytes.count
-        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: line[name.lowerBound..<value.upperBound]))
-        // The guard above keeps every offset within 32 bits.
-        let shift = start - name.lowerBound
-        entries.append(
-            Entry(
+        let length = value.upperBound - name.lowerBound
+        guard let store = room(for: length) else { return }
+        store.withUnsafeMutablePointers { counts, elements in
+            let start = counts.pointee.bytes
+            (elements + start).update(from: first + name.lowerBound, count: length)
+            counts.pointee.bytes = start + length
+            let index = counts.pointee.entries
+            Self.noteKnownField(UnsafeBufferPointer(rebasing: line[name]), index: index, in: &counts.pointee)
+            // `room(for:)` keeps every offset within 32 bits.
+            let shift = start - name.lowerBound
+            let entry = Entry(
+                nameStart: Int32(truncatingIfNeeded: start),
                 nameEnd: Int32(truncatingIfNeeded: name.upperBound + shift),
                 valueStart: Int32(truncatingIfNeeded: value.lowerBound + shift),
-                valueEnd: Int32(truncatingIfNeeded: value.upperBound + shift),
-                nameStart: Int32(truncatingIfNeeded: start)))
+                valueEnd: Int32(truncatingIfNeeded: value.upperBound + shift))
+            UnsafeMutableRawPointer(elements).storeBytes(
+                of: entry, toByteOffset: counts.pointee.capacity - (index + 1) * Self.entrySize, as: Entry.self)
+            counts.pointee.entries = index + 1
+        }
+    }
+
+    /// A folded line: its trimmed text joins the last field's value after one space.
+    private mutating func appendContinuation(_ line: UnsafeBufferPointer<UInt8>) {
+        guard !isEmpty else { return }
+        let continuation = Self.trimmed(line, 0, line.count)
+        guard let store = room(for: continuation.count + 1) else { return }
+        store.withUnsafeMutablePointers { counts, elements in
+            let offset = counts.pointee.capacity - counts.pointee.entries * Self.entrySize
+            var last = UnsafeRawPointer(elements).loadUnaligned(fromByteOffset: offset, as: Entry.self)
+            // The last field's value ends the bytes: the continuation goes right after it.
+            var end = Int(last.valueEnd)
+            if let source = line.baseAddress, continuation.lowerBound < continuation.upperBound {
+                if last.valueEnd > last.valueStart {
+                    elements[end] = 0x20
+                    end += 1
+                }
+                (elements + end).update(from: source + continuation.lowerBound, count: continuation.count)
+                end += continuation.count
+            }
+            counts.pointee.bytes = end
+            last.valueEnd = Int32(truncatingIfNeeded: end)
+            UnsafeMutableRawPointer(elements).storeBytes(of: last, toByteOffset: offset, as: Entry.self)
+        }
+    }
+
+    /// This head's store, unshared, with room for `bytes` more bytes and one more entry; `nil` when
+    /// they would take the head past 2 GiB (offsets are 32-bit: the line is dropped).
+    private mutating func room(for bytes: Int) -> Store? {
+        let needed = bytes + Self.entrySize
+        if isKnownUniquelyReferenced(&store), let store {
+            let free = store.withUnsafeMutablePointerToHeader {
+                $0.pointee.capacity - $0.pointee.bytes - $0.pointee.entries * Self.entrySize
+            }
+            if free >= needed { return store }
+        }
+        return grow(toFit: needed, bytes: bytes)
+    }
+
+    /// ``room(for:)`` when the store is shared, full or not made yet.
+    @inline(never)
+    private mutating func grow(toFit needed: Int, bytes: Int) -> Store? {
+        let (capacity, held, heldBytes) =
+            store?.withUnsafeMutablePointerToHeader { counts in
+                let counts = counts.pointee
+                return (counts.capacity, counts.bytes + counts.entries * Self.entrySize, counts.bytes)
+            } ?? (0, 0, 0)
+        guard heldBytes + bytes < Int(Int32.max) else { return nil }
+        var grown = max(capacity, 512)
+        while grown - held < needed { grown *= 2 }
+        let store = self.store?.copy(capacity: grown) ?? Store.make(capacity: grown)
+        self.store = store
+        return store
     }
 
     /// Removes every field (a new status line starts a new head).
     mutating func removeAll() {
-        bytes.removeAll(keepingCapacity: true)
-        entries.removeAll(keepingCapacity: true)
-        contentLengthEntry = -1
-        hasSetCookie = false
+        guard isKnownUniquelyReferenced(&store), let store else {
+            store = nil
+            return
+        }
+        store.withUnsafeMutablePointerToHeader { counts in
+            counts.pointee.bytes = 0
+            counts.pointee.entries = 0
+            counts.pointee.contentLengthEntry = -1
+            counts.pointee.hasSetCookie = false
+        }
     }
 
     /// Notes a new field named `name` if it is one the transport reads on every response, so
     /// that reading it needs no search.
-    private mutating func noteKnownField(_ name: UnsafeBufferPointer<UInt8>) {
+    private static func noteKnownField(_ name: UnsafeBufferPointer<UInt8>, index: Int, in counts: inout Counts) {
         let contentLength: StaticString = "content-length"
         let setCookie: StaticString = "set-cookie"
-        if Self.sameName(name, contentLength) {
-            contentLengthEntry = contentLengthEntry == -1 ? entries.count : -2
-        } else if Self.sameName(name, setCookie) {
-            hasSetCookie = true
+        if sameName(name, contentLength) {
+            counts.contentLengthEntry = counts.contentLengthEntry == -1 ? index : -2
+        } else if sameName(name, setCookie) {
+            counts.hasSetCookie = true
+        }
+    }
+
+    /// Runs `body` with every entry and the bytes they point into.
+    private func withEntries<Result>(
+        _ body: (_ count: Int, _ entry: (Int) -> Entry, _ bytes: (Int32, Int32) -> UnsafeBufferPointer<UInt8>) -> Result
+    ) -> Result? {
+        store?.withUnsafeMutablePointers { counts, elements in
+            let counts = counts.pointee
+            return body(
+                counts.entries,
+                { index in
+                    UnsafeRawPointer(elements).loadUnaligned(
+                        fromByteOffset: counts.capacity - (index + 1) * Self.entrySize, as: Entry.self)
+                },
+                { start, end in UnsafeBufferPointer(start: elements + Int(start), count: Int(end) - Int(start)) })
         }
     }
 
@@ -98,12 +209,16 @@ struct HeaderLines: Sendable {
     func value(for name: String) -> String? {
         var name = name
         return name.withUTF8 { name in
-            var result: String?
-            for entry in entries where matches(entry, name) {
-                let value = text(entry.valueStart, entry.valueEnd)
-                result = result.map { $0 + ", " + value } ?? value
-            }
-            return result
+            withEntries { count, entry, bytes -> String? in
+                var result: String?
+                for index in 0..<count {
+                    let found = entry(index)
+                    guard Self.sameName(bytes(found.nameStart, found.nameEnd), name) else { continue }
+                    let value = String(decoding: bytes(found.valueStart, found.valueEnd), as: UTF8.self)
+                    result = result.map { $0 + ", " + value } ?? value
+                }
+                return result
+            } ?? nil
         }
     }
 
@@ -111,20 +226,22 @@ struct HeaderLines: Sendable {
     /// without making the `String`: `nil` when the field is missing, repeated, or not a number
     /// that fits.
     var contentLength: Int64? {
-        guard contentLengthEntry >= 0 else { return nil }
-        let found = entries[contentLengthEntry]
-        return bytes.withUnsafeBufferPointer { all -> Int64? in
+        store?.withUnsafeMutablePointers { counts, elements -> Int64? in
+            let counts = counts.pointee
+            guard counts.contentLengthEntry >= 0 else { return nil }
+            let found = UnsafeRawPointer(elements).loadUnaligned(
+                fromByteOffset: counts.capacity - (counts.contentLengthEntry + 1) * Self.entrySize, as: Entry.self)
             var index = Int(found.valueStart)
             let end = Int(found.valueEnd)
             var negative = false
-            if index < end, all[index] == UInt8(ascii: "+") || all[index] == UInt8(ascii: "-") {
-                negative = all[index] == UInt8(ascii: "-")
+            if index < end, elements[index] == UInt8(ascii: "+") || elements[index] == UInt8(ascii: "-") {
+                negative = elements[index] == UInt8(ascii: "-")
                 index += 1
             }
             guard index < end else { return nil }
             var value: Int64 = 0
             while index < end {
-                let digit = all[index] &- UInt8(ascii: "0")
+                let digit = elements[index] &- UInt8(ascii: "0")
                 guard digit < 10 else { return nil }
                 let (shifted, overflow) = value.multipliedReportingOverflow(by: 10)
                 let (sum, carry) = shifted.addingReportingOverflow(negative ? -Int64(digit) : Int64(digit))
@@ -133,25 +250,20 @@ struct HeaderLines: Sendable {
                 index += 1
             }
             return value
-        }
+        } ?? nil
     }
 
     /// Every field in arrival order.
     var fields: [(name: String, value: String)] {
-        entries.map { (text($0.nameStart, $0.nameEnd), text($0.valueStart, $0.valueEnd)) }
-    }
-
-    private func text(_ start: Int32, _ end: Int32) -> String {
-        bytes.withUnsafeBufferPointer {
-            String(decoding: UnsafeBufferPointer(rebasing: $0[Int(start)..<Int(end)]), as: UTF8.self)
-        }
-    }
-
-    /// Whether the entry's name is `name`.
-    private func matches(_ entry: Entry, _ name: UnsafeBufferPointer<UInt8>) -> Bool {
-        bytes.withUnsafeBufferPointer { all in
-            Self.sameName(UnsafeBufferPointer(rebasing: all[Int(entry.nameStart)..<Int(entry.nameEnd)]), name)
-        }
+        withEntries { count, entry, bytes in
+            (0..<count).map { index in
+                let found = entry(index)
+                return (
+                    String(decoding: bytes(found.nameStart, found.nameEnd), as: UTF8.self),
+                    String(decoding: bytes(found.valueStart, found.valueEnd), as: UTF8.self)
+                )
+            }
+        } ?? []
     }
 
     /// The same for a name known when the library is built: no `String` to walk.
