@@ -21,9 +21,11 @@ enum PercentEncoding {
     private static let hex = Array("0123456789ABCDEF".utf8)
 
     private static func encode(_ string: String, keeping context: UInt8, keepEscapes: Bool) -> String {
-        // Most paths and values need no escaping at all: return them as they are.
+        // Most paths and values need no escaping at all: return them as they are (checked on the
+        // contiguous bytes, without the UTF-8 view's index checks).
         let table = self.table
-        if string.utf8.allSatisfy({ table[Int($0)] & context != 0 }) { return string }
+        var string = string
+        if string.withUTF8({ bytes in bytes.allSatisfy { table[Int($0)] & context != 0 } }) { return string }
         let bytes = Array(string.utf8)
         var out = [UInt8]()
         out.reserveCapacity(bytes.count + 8)

@@ -141,19 +141,23 @@ final class URLRequestBuilder: Sendable {
 
     /// Whether percent-encoded text holds `%0D`, `%0A` or `%00` (any case), or those bytes raw.
     static func holdsEncodedControlCharacter(_ text: String) -> Bool {
-        // 0: after an ordinary byte; 1: after "%"; 2: after "%0". Walks the UTF-8 view in place.
-        var state = 0
-        for byte in text.utf8 {
-            if HeaderFieldRules.isInjectionByte(byte) { return true }
-            if state == 2 {
-                switch byte | 0x20 {  // lowercased
-                case UInt8(ascii: "d"), UInt8(ascii: "a"), UInt8(ascii: "0"): return true
-                default: break
+        // 0: after an ordinary byte; 1: after "%"; 2: after "%0". Walks the UTF-8 bytes in place
+        // (a native string's are contiguous: no copy, and no index checks per byte).
+        var text = text
+        return text.withUTF8 { bytes in
+            var state = 0
+            for byte in bytes {
+                if HeaderFieldRules.isInjectionByte(byte) { return true }
+                if state == 2 {
+                    switch byte | 0x20 {  // lowercased
+                    case UInt8(ascii: "d"), UInt8(ascii: "a"), UInt8(ascii: "0"): return true
+                    default: break
+                    }
                 }
+                state = state == 1 && byte == UInt8(ascii: "0") ? 2 : byte == UInt8(ascii: "%") ? 1 : 0
             }
-            state = state == 1 && byte == UInt8(ascii: "0") ? 2 : byte == UInt8(ascii: "%") ? 1 : 0
+            return false
         }
-        return false
     }
 
     /// Encodes a body, with `common` parameters merged in where it can hold them (see
