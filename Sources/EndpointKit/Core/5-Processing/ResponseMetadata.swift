@@ -22,7 +22,17 @@ public struct ResponseMetadata: Sendable {
         }
     }
 
+    /// The envelope's report, behind a reference: most responses have none, and an
+    /// `EnvelopeInfo` inline would make every copy of the metadata (and of a result holding it)
+    /// copy a dozen fields.
+    private final class EnvelopeBox: Sendable {
+        let info: EnvelopeInfo
+
+        init(_ info: EnvelopeInfo) { self.info = info }
+    }
+
     private let exchange: Exchange
+    private var envelopeBox: EnvelopeBox?
 
     /// The request as it was sent (after building; without later redirects).
     public var request: URLRequest { exchange.request }
@@ -36,7 +46,10 @@ public struct ResponseMetadata: Sendable {
     public var elapsed: TimeInterval { exchange.elapsed }
     /// What the response envelope reported (business status, message, page information), when the
     /// response went through an envelope.
-    public internal(set) var envelope: EnvelopeInfo?
+    public internal(set) var envelope: EnvelopeInfo? {
+        get { envelopeBox?.info }
+        set { envelopeBox = newValue.map(EnvelopeBox.init) }
+    }
     /// Where the response came from: the network, the cache, or the cache after a `304`.
     public internal(set) var source: ResponseSource = .network
     /// What the exchange took on the network (phases, body bytes, connection reuse, HTTP
@@ -56,7 +69,7 @@ public struct ResponseMetadata: Sendable {
 
     init(request: URLRequest, head: ResponseHead, data: Data, elapsed: TimeInterval, envelope: EnvelopeInfo? = nil) {
         exchange = Exchange(request: request, head: head, data: data, elapsed: elapsed)
-        self.envelope = envelope
+        envelopeBox = envelope.map(EnvelopeBox.init)
     }
 
     /// The same metadata with another body.
