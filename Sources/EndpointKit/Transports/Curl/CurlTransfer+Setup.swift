@@ -201,9 +201,10 @@ extension CurlTransfer {
         // On the first hop `original` is `request`, whose fields were just read.
         if let storage = settings.cookieStorage, let url, !has("cookie"),
             redirectCount == 0 || original.value(forHTTPHeaderField: "Cookie") == nil,
-            let cookies = storage.cookies(for: url), !cookies.isEmpty
+            let stored = storage.cookies(for: url), !stored.isEmpty
         {
-            cookieHeader = HTTPCookie.requestHeaderFields(with: cookies)["Cookie"]
+            let cookies = CurlCookies.sent(stored, to: url)
+            if !cookies.isEmpty { cookieHeader = HTTPCookie.requestHeaderFields(with: cookies)["Cookie"] }
         }
         // Only the transport's own lines (a plain GET, the usual case): its list, made once.
         if fields.isEmpty, cookieHeader == nil, !requestBody.hasBytes {
