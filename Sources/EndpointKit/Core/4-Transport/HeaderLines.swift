@@ -26,7 +26,7 @@ struct HeaderLines: @unchecked Sendable {
 
     /// What the buffer holds; its capacity is the room for bytes and entries together.
     private struct Counts {
-        let capacity: Int
+        var capacity: Int
         var bytes = 0
         var entries = 0
         /// The entry of the `Content-Length` field, noted as it arrives: -1 none, -2 more than one.
@@ -50,10 +50,8 @@ struct HeaderLines: @unchecked Sendable {
             withUnsafeMutablePointers { counts, from in
                 copy.withUnsafeMutablePointers { copyCounts, to in
                     let old = counts.pointee
-                    copyCounts.pointee.bytes = old.bytes
-                    copyCounts.pointee.entries = old.entries
-                    copyCounts.pointee.contentLengthEntry = old.contentLengthEntry
-                    copyCounts.pointee.hasSetCookie = old.hasSetCookie
+                    copyCounts.pointee = old
+                    copyCounts.pointee.capacity = capacity
                     let entryBytes = old.entries * entrySize
                     to.update(from: from, count: old.bytes)
                     (to + capacity - entryBytes).update(from: from + old.capacity - entryBytes, count: entryBytes)
@@ -65,6 +63,11 @@ struct HeaderLines: @unchecked Sendable {
 
     /// The size of an entry in the store.
     private static var entrySize: Int { MemoryLayout<Entry>.size }
+
+    /// Where entry `index` is in a store's elements (entries grow from the end).
+    private static func entryOffset(_ index: Int, _ counts: Counts) -> Int {
+        counts.capacity - (index + 1) * entrySize
+    }
 
     private var store: Store?
 
@@ -105,7 +108,7 @@ struct HeaderLines: @unchecked Sendable {
                 valueStart: Int32(truncatingIfNeeded: value.lowerBound + shift),
                 valueEnd: Int32(truncatingIfNeeded: value.upperBound + shift))
             UnsafeMutableRawPointer(elements).storeBytes(
-                of: entry, toByteOffset: counts.pointee.capacity - (index + 1) * Self.entrySize, as: Entry.self)
+                of: entry, toByteOffset: Self.entryOffset(index, counts.pointee), as: Entry.self)
             counts.pointee.entries = index + 1
         }
     }
@@ -116,7 +119,7 @@ struct HeaderLines: @unchecked Sendable {
         let continuation = Self.trimmed(line, 0, line.count)
         guard let store = room(for: continuation.count + 1) else { return }
         store.withUnsafeMutablePointers { counts, elements in
-            let offset = counts.pointee.capacity - counts.pointee.entries * Self.entrySize
+            let offset = Self.entryOffset(counts.pointee.entries - 1, counts.pointee)
             var last = UnsafeRawPointer(elements).loadUnaligned(fromByteOffset: offset, as: Entry.self)
             // The last field's value ends the bytes: the continuation goes right after it.
             var end = Int(last.valueEnd)
@@ -137,25 +140,17 @@ struct HeaderLines: @unchecked Sendable {
     /// This head's store, unshared, with room for `bytes` more bytes and one more entry; `nil` when
     /// they would take the head past 2 GiB (offsets are 32-bit: the line is dropped).
     private mutating func room(for bytes: Int) -> Store? {
+        let counts = store?.withUnsafeMutablePointerToHeader { $0.pointee } ?? Counts(capacity: 0)
+        guard counts.bytes + bytes < Int(Int32.max) else { return nil }
         let needed = bytes + Self.entrySize
-        if isKnownUniquelyReferenced(&store), let store {
-            let free = store.withUnsafeMutablePointerToHeader {
-                $0.pointee.capacity - $0.pointee.bytes - $0.pointee.entries * Self.entrySize
-            }
-            if free >= needed { return store }
-        }
-        return grow(toFit: needed, bytes: bytes)
+        let held = counts.bytes + counts.entries * Self.entrySize
+        if isKnownUniquelyReferenced(&store), let store, counts.capacity - held >= needed { return store }
+        return grow(toFit: needed, capacity: counts.capacity, held: held)
     }
 
     /// ``room(for:)`` when the store is shared, full or not made yet.
     @inline(never)
-    private mutating func grow(toFit needed: Int, bytes: Int) -> Store? {
-        let (capacity, held, heldBytes) =
-            store?.withUnsafeMutablePointerToHeader { counts in
-                let counts = counts.pointee
-                return (counts.capacity, counts.bytes + counts.entries * Self.entrySize, counts.bytes)
-            } ?? (0, 0, 0)
-        guard heldBytes + bytes < Int(Int32.max) else { return nil }
+    private mutating func grow(toFit needed: Int, capacity: Int, held: Int) -> Store {
         var grown = max(capacity, 512)
         while grown - held < needed { grown *= 2 }
         let store = self.store?.copy(capacity: grown) ?? Store.make(capacity: grown)
@@ -169,12 +164,7 @@ struct HeaderLines: @unchecked Sendable {
             store = nil
             return
         }
-        store.withUnsafeMutablePointerToHeader { counts in
-            counts.pointee.bytes = 0
-            counts.pointee.entries = 0
-            counts.pointee.contentLengthEntry = -1
-            counts.pointee.hasSetCookie = false
-        }
+        store.withUnsafeMutablePointerToHeader { $0.pointee = Counts(capacity: $0.pointee.capacity) }
     }
 
     /// Notes a new field named `name` if it is one the transport reads on every response, so
@@ -199,7 +189,7 @@ struct HeaderLines: @unchecked Sendable {
                 counts.entries,
                 { index in
                     UnsafeRawPointer(elements).loadUnaligned(
-                        fromByteOffset: counts.capacity - (index + 1) * Self.entrySize, as: Entry.self)
+                        fromByteOffset: Self.entryOffset(index, counts), as: Entry.self)
                 },
                 { start, end in UnsafeBufferPointer(start: elements + Int(start), count: Int(end) - Int(start)) })
         }
@@ -230,7 +220,7 @@ struct HeaderLines: @unchecked Sendable {
             let counts = counts.pointee
             guard counts.contentLengthEntry >= 0 else { return nil }
             let found = UnsafeRawPointer(elements).loadUnaligned(
-                fromByteOffset: counts.capacity - (counts.contentLengthEntry + 1) * Self.entrySize, as: Entry.self)
+                fromByteOffset: Self.entryOffset(counts.contentLengthEntry, counts), as: Entry.self)
             var index = Int(found.valueStart)
             let end = Int(found.valueEnd)
             var negative = false
