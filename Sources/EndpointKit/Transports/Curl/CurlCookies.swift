@@ -12,12 +12,12 @@ import FoundationNetworking
 /// cookie past its expiry date, as URLSession does on Apple platforms.
 enum CurlCookies {
     /// The cookies of `cookies` (the storage's match for the host) that a request to `url` sends.
-    static func sent(_ cookies: [HTTPCookie], to url: URL, at now: Date = Date()) -> [HTTPCookie] {
-        let isSecure = url.scheme?.lowercased() == "https"
+    /// - Parameter overHTTPS: Whether `url` is `https` (the transfer has read its scheme already).
+    static func sent(_ cookies: [HTTPCookie], to url: URL, overHTTPS: Bool, at now: Date = Date()) -> [HTTPCookie] {
         let path = url.path(percentEncoded: true)
         let requestPath = path.isEmpty ? "/" : path
         return cookies.filter { cookie in
-            (isSecure || !cookie.isSecure) && (cookie.expiresDate.map { $0 > now } ?? true)
+            (overHTTPS || !cookie.isSecure) && (cookie.expiresDate.map { $0 > now } ?? true)
                 && pathMatches(requestPath, cookie.path)
         }
     }

@@ -51,7 +51,7 @@ extension CurlTransfer {
         }
         installCallbacks(&options, reuses: reuses)
         if !reuses, let error = configureMethodAndBody(&options) { return error }
-        if let error = configureHeaders(&options) { return error }
+        if let error = configureHeaders(&options, https: https) { return error }
         if https, !reuses {
             options.set(CurlOption.pipeWait, 1)
             if options.failure == 0 { options.failure = settings.trust.apply(to: easy) }
@@ -180,7 +180,8 @@ extension CurlTransfer {
 
     /// Builds the header list; the last check before the head is written: a field that could
     /// inject (see ``HeaderFieldRules``) fails the hop and nothing is sent.
-    private func configureHeaders(_ options: inout CurlOptionSetter) -> TransportError? {
+    /// - Parameter https: Whether this hop's URL is `https` (which `Secure` cookies need).
+    private func configureHeaders(_ options: inout CurlOptionSetter, https: Bool) -> TransportError? {
         var list: UnsafeMutableRawPointer?
         let fields = request.allHTTPHeaderFields ?? [:]
         for (name, value) in fields {
@@ -203,7 +204,7 @@ extension CurlTransfer {
             redirectCount == 0 || original.value(forHTTPHeaderField: "Cookie") == nil,
             let stored = storage.cookies(for: url), !stored.isEmpty
         {
-            let cookies = CurlCookies.sent(stored, to: url)
+            let cookies = CurlCookies.sent(stored, to: url, overHTTPS: https)
             if !cookies.isEmpty { cookieHeader = HTTPCookie.requestHeaderFields(with: cookies)["Cookie"] }
         }
         // Only the transport's own lines (a plain GET, the usual case): its list, made once.
