@@ -20,11 +20,23 @@ struct ExecutionState {
     var lastRequest: URLRequest?
 
     /// Takes the wait and the asynchronous phase in progress, to be stopped outside the lock.
-    mutating func takeWaits() -> (timer: WaitTimer?, interception: Task<Void, Never>?) {
+    mutating func takeWaits() -> TakenWaits {
         defer {
             timer = nil
             interception = nil
         }
-        return (timer, interception)
+        return TakenWaits(timer: timer, interception: interception)
+    }
+}
+
+/// A send's wait and asynchronous phase, taken from its state under the lock.
+struct TakenWaits {
+    let timer: WaitTimer?
+    let interception: Task<Void, Never>?
+
+    /// Stops both; called once the lock they were taken under is released.
+    func stop() {
+        timer?.cancel()
+        interception?.cancel()
     }
 }

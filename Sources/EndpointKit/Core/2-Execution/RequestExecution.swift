@@ -329,8 +329,7 @@ final class RequestExecution<Request: APIRequest>: Sendable {
         // Marked completed, and the waits taken to stop: one look under the lock.
         let waits = handle.withStorage { storage in storage.markCompleted() ? storage.execution.takeWaits() : nil }
         guard let waits else { return }
-        waits.timer?.cancel()
-        waits.interception?.cancel()
+        waits.stop()
         complete(with: result)
     }
 
@@ -353,9 +352,7 @@ final class RequestExecution<Request: APIRequest>: Sendable {
 
     /// Ends any backoff wait, time limit watch or asynchronous phase in progress.
     func stopWaiting() {
-        let (timer, task) = handle.withStorage { $0.execution.takeWaits() }
-        timer?.cancel()
-        task?.cancel()
+        handle.withStorage { $0.execution.takeWaits() }.stop()
     }
 
     func complete(with result: APIResult<Request.Response>) {

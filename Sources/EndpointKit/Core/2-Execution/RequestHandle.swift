@@ -90,9 +90,6 @@ public final class RequestHandle: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The publisher of this send's progress, if the send reports progress or someone asked.
-    var existingProgressReporter: ProgressReporter? { storage.withLock { $0.reporter } }
-
     /// Whether a cancel should also delete a resumable download's partial file.
     var discardsPartialDownload: Bool { storage.withLock { $0.discardPartial } }
 
