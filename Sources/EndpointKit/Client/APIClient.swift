@@ -235,11 +235,8 @@ extension APIClient {
         await withTaskCancellationHandler {
             await caller.run()
         } onCancel: {
-            // Not here: the runtime holds the task's status lock while this runs, and the cancel
-            // completes the send, which takes the caller's lock; a completion posting to the
-            // caller at the same time holds that lock while it resumes the task (which takes the
-            // status lock): a deadlock. Cancelled from another thread, it completes just after.
-            DispatchQueue.global().async { handle.cancel() }
+            // Not here: the cancel takes the caller's lock (see TaskCancellationHandoff).
+            TaskCancellationHandoff.cancel { handle.cancel() }
         }
         // Freed here rather than in a `defer` (nothing above exits early), which would be one more
         // generic function, with its own look-up of the result type.

@@ -67,8 +67,8 @@ struct AwaitingCaller: Sendable {
     /// waits again, so its next wait is ordered after this resume (the Swift runtime's own
     /// hand-off, when a resume wins the race with the await, is invisible to the thread
     /// sanitizer). A resume only marks the continuation or enqueues the task; it never runs it
-    /// here. So no cancellation handler of the awaiting task may take this lock (see
-    /// `APIClient.awaitResult`): the runtime holds the task's status lock while one runs.
+    /// here. So no cancellation handler of the awaiting task may take this lock: it hands its
+    /// cancel off (``TaskCancellationHandoff``).
     private static func resumeWaiter(_ state: inout State) {
         let waiter = state.waiter
         state.waiter = nil

@@ -144,7 +144,8 @@ final class StreamChannel: BodyStreamSource {
 
     /// Calls the reader's waiter, if any, inside the lock: the reader takes this lock before it
     /// waits again, so that wait is ordered after the wake-up (the Swift runtime's own hand-off,
-    /// when a resume wins the race with the await, is invisible to the thread sanitizer).
+    /// when a resume wins the race with the await, is invisible to the thread sanitizer). So the
+    /// reader's cancellation handler hands its cancel off (``TaskCancellationHandoff``).
     private static func wake(_ state: inout State) {
         let waiter = state.waiter
         state.waiter = nil

@@ -93,11 +93,8 @@ final class StreamReader<Element: Sendable>: @unchecked Sendable {
                         if !channel.wait({ continuation.resume() }) { continuation.resume() }
                     }
                 } onCancel: { [controller] in
-                    // Not here: the runtime holds the task's status lock while this runs, and the
-                    // cancel ends the channel under the channel's lock; a transport thread adding
-                    // pieces holds that lock while it resumes this task (which takes the status
-                    // lock): a deadlock. Cancelled from another thread, the stream ends just after.
-                    DispatchQueue.global().async { controller.cancel() }
+                    // Not here: the cancel takes the channel's lock (see TaskCancellationHandoff).
+                    TaskCancellationHandoff.cancel { controller.cancel() }
                 }
             }
         }
