@@ -124,7 +124,7 @@ final class URLRequestBuilder: Sendable {
         let encodedPath = path.encoded
         guard !Self.holdsEncodedControlCharacter(encodedPath) else { throw .controlCharacter(component: "path") }
         if !encodedPath.isEmpty {
-            if !encodedPath.hasPrefix("/") { string += "/" }
+            if encodedPath.utf8.first != UInt8(ascii: "/") { string += "/" }
             string += encodedPath
         }
         var encodedQuery = query.items.isEmpty ? "" : query.percentEncoded(arrayEncoding: configuration.arrayEncoding)

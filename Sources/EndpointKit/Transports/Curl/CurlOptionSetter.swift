@@ -14,8 +14,10 @@ struct CurlOptionSetter {
         if failure == 0 { failure = ek_curl_easy_setopt_off(easy, option, value) }
     }
 
+    /// libcurl copies string options. `withCString` lends a native string's own bytes, where
+    /// passing the `String` as the argument would copy them into a new array first.
     mutating func set(_ option: Int32, _ value: String) {
-        if failure == 0 { failure = ek_curl_easy_setopt_pointer(easy, option, value) }
+        if failure == 0 { failure = value.withCString { ek_curl_easy_setopt_pointer(easy, option, $0) } }
     }
 
     mutating func set(_ option: Int32, _ value: UnsafeRawPointer?) {
