@@ -201,11 +201,9 @@ extension CurlTransfer {
         var cookieHeader: String?
         // On the first hop `original` is `request`, whose fields were just read.
         if let storage = settings.cookieStorage, let url, !has("cookie"),
-            redirectCount == 0 || original.value(forHTTPHeaderField: "Cookie") == nil,
-            let stored = storage.cookies(for: url), !stored.isEmpty
+            redirectCount == 0 || original.value(forHTTPHeaderField: "Cookie") == nil
         {
-            let cookies = CurlCookies.sent(stored, to: url, overHTTPS: https)
-            if !cookies.isEmpty { cookieHeader = HTTPCookie.requestHeaderFields(with: cookies)["Cookie"] }
+            cookieHeader = StoredCookies.header(for: url, overHTTPS: https, from: storage)
         }
         // Only the transport's own lines (a plain GET, the usual case): its list, made once.
         if fields.isEmpty, cookieHeader == nil, !requestBody.hasBytes {

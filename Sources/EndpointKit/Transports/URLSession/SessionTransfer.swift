@@ -48,10 +48,16 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
     private let stream: SessionBodyStream?
     /// Starts a new task for a request the transfer resends itself (307/308 with a body on Linux).
     var onFollowUp: (@Sendable (SessionTransfer, URLRequest) -> Void)?
+    /// Where each hop's cookies come from when the transport picks them itself (Linux, see
+    /// ``carryingStoredCookies(_:)``); `nil` when URLSession does, or the session sends none.
+    private let cookieStorage: HTTPCookieStorage?
 
+    /// - Parameter cookieStorage: Where each hop's cookies come from, if the transport picks them.
     init(
-        request: TransportRequest, completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
+        request: TransportRequest, cookieStorage: HTTPCookieStorage? = nil,
+        completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
     ) {
+        self.cookieStorage = cookieStorage
         url = request.urlRequest.url
         priority = request.priority
         timeouts = request.timeouts
@@ -193,10 +199,29 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
                 return (nil, nil)
             }
             #endif
-            return (next, nil)
+            return (carryingStoredCookies(next), nil)
         case .stop: return (nil, nil)
         case .fail(let reason, let message): return (nil, TransportError(reason, message: message))
         }
+    }
+
+    /// `request` with the `Cookie` header its hop sends from the stored cookies (see
+    /// ``StoredCookies``), replacing one a redirect copied from the previous hop. A request whose
+    /// original carried its own `Cookie` header manages cookies itself, on every hop.
+    func carryingStoredCookies(_ request: URLRequest) -> URLRequest {
+        #if canImport(FoundationNetworking)
+        guard let cookieStorage, let url = request.url, original.value(forHTTPHeaderField: "Cookie") == nil
+        else { return request }
+        let https = url.scheme?.lowercased() == "https"
+        let header = StoredCookies.header(for: url, overHTTPS: https, from: cookieStorage)
+        // Setting a field copies the request's storage: only when it changes.
+        guard header != nil || request.value(forHTTPHeaderField: "Cookie") != nil else { return request }
+        var request = request
+        request.setValue(header, forHTTPHeaderField: "Cookie")
+        return request
+        #else
+        return request
+        #endif
     }
 
     /// Keeps the metrics URLSession delivered for the current task (Apple platforms).

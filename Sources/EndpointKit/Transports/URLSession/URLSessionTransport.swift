@@ -19,6 +19,9 @@ import FoundationNetworking
 public final class URLSessionTransport: Transport {
     let session: URLSession
     private let delegate: SessionDelegate
+    /// Where requests' cookies come from when the transport picks them itself: on Linux, where
+    /// FoundationNetworking sends every cookie of the host (see ``StoredCookies``).
+    private let cookieStorage: HTTPCookieStorage?
 
     /// Creates a transport with its own session.
     /// - Parameter configuration: The session configuration; `.default` by default, with
@@ -107,6 +110,13 @@ public final class URLSessionTransport: Transport {
         let configuration = configuration.copy() as? URLSessionConfiguration ?? configuration
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        #if canImport(FoundationNetworking)
+        // The session still stores the cookies responses set; the transport picks those to send.
+        cookieStorage = configuration.httpShouldSetCookies ? configuration.httpCookieStorage : nil
+        configuration.httpShouldSetCookies = false
+        #else
+        cookieStorage = nil
+        #endif
         let delegate = SessionDelegate(trustPolicy: checkedTrustPolicy, clientCredential: clientCredential)
         let queue = OperationQueue()
         queue.name = "EndpointKit.URLSessionTransport"
@@ -138,7 +148,7 @@ public final class URLSessionTransport: Transport {
             DispatchQueue.global().async { completion(.failure(violation)) }
             return FinishedTransportTask()
         }
-        let transfer = SessionTransfer(request: request, completion: completion)
+        let transfer = SessionTransfer(request: request, cookieStorage: cookieStorage, completion: completion)
         transfer.onFollowUp = { [weak self] transfer, next in
             self?.start(transfer, sending: next, bodyFile: request.bodyFile)
         }
@@ -150,7 +160,7 @@ public final class URLSessionTransport: Transport {
     /// Creates, registers and resumes a task for the transfer (again, for a redirect it follows
     /// itself).
     private func start(_ transfer: SessionTransfer, sending request: URLRequest, bodyFile: URL?) {
-        var urlRequest = request
+        var urlRequest = transfer.carryingStoredCookies(request)
         // URLSession's request timeout is an idle timeout: the idle limit, or a week for none.
         var idleTimeout = transfer.timeouts.idleLimit ?? 7 * 86_400
         #if canImport(FoundationNetworking)

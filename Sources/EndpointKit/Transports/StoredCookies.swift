@@ -1,18 +1,24 @@
-#if os(Linux) && canImport(CCurlShim)
-import Foundation
-
 #if canImport(FoundationNetworking)
+import Foundation
 import FoundationNetworking
-#endif
 
-/// Which stored cookies a request carries (RFC 6265 §5.4).
+/// Which stored cookies a request carries on Linux (RFC 6265 §5.4), for both transports.
 ///
-/// FoundationNetworking's `HTTPCookieStorage.cookies(for:)` matches the host only. On top of it,
-/// a request sends a `Secure` cookie only over `https`, a cookie only under its path, and no
-/// cookie past its expiry date, as URLSession does on Apple platforms.
-enum CurlCookies {
+/// FoundationNetworking's `HTTPCookieStorage.cookies(for:)` matches the host only, and its
+/// URLSession sends all of them. On top of that match, a request sends a `Secure` cookie only
+/// over `https`, a cookie only under its path, and no cookie past its expiry date, as URLSession
+/// does on Apple platforms (whose storage applies these rules itself).
+enum StoredCookies {
+    /// The `Cookie` header a request to `url` carries from `storage`, or `nil` for none.
+    /// - Parameter overHTTPS: Whether `url` is `https`.
+    static func header(for url: URL, overHTTPS: Bool, from storage: HTTPCookieStorage) -> String? {
+        guard let stored = storage.cookies(for: url), !stored.isEmpty else { return nil }
+        let cookies = sent(stored, to: url, overHTTPS: overHTTPS)
+        return cookies.isEmpty ? nil : HTTPCookie.requestHeaderFields(with: cookies)["Cookie"]
+    }
+
     /// The cookies of `cookies` (the storage's match for the host) that a request to `url` sends.
-    /// - Parameter overHTTPS: Whether `url` is `https` (the transfer has read its scheme already).
+    /// - Parameter overHTTPS: Whether `url` is `https`.
     static func sent(_ cookies: [HTTPCookie], to url: URL, overHTTPS: Bool, at now: Date = Date()) -> [HTTPCookie] {
         let path = url.path(percentEncoded: true)
         let requestPath = path.isEmpty ? "/" : path
