@@ -27,13 +27,14 @@ final class StoredCookieTests: LoopbackTestCase {
     }
 
     /// The names of the cookies a plain `http` request to `path` carries (to the echo it ends at).
-    private func sentCookies(to path: String, on transport: any Transport) throws -> Set<String> {
+    /// - Parameter own: The request's own `Cookie` header, if it has one.
+    private func sentCookies(to path: String, own: String? = nil, on transport: any Transport) throws -> Set<String> {
         let done = expectation(description: path)
         let result = Locked<Result<TransportResponse, TransportError>?>(nil)
+        var request = URLRequest(url: server.url(path))
+        request.setValue(own, forHTTPHeaderField: "Cookie")
         _ = transport.execute(
-            TransportRequest(
-                urlRequest: URLRequest(url: server.url(path)), timeouts: Timeouts(total: 10),
-                maximumResponseSize: 1 << 20)
+            TransportRequest(urlRequest: request, timeouts: Timeouts(total: 10), maximumResponseSize: 1 << 20)
         ) { outcome in
             result.withLock { $0 = outcome }
             done.fulfill()
@@ -94,6 +95,21 @@ final class StoredCookieTests: LoopbackTestCase {
             HTTPCookieStorage.shared.setCookie(try cookie("\(tag)login", path: "/login"))
             let sent = try sentCookies(to: "/login/\(tag)", on: try kind.make())
             XCTAssertEqual(sent.filter { $0.hasPrefix(tag) }, ["\(tag)session"], kind.name)
+        }
+    }
+
+    /// A request with its own `Cookie` header sends that header only, also after a redirect.
+    func testThatARequestWithItsOwnCookieHeaderGetsNoStoredCookie() throws {
+        let tag = "ek\(UUID().uuidString.prefix(6))"
+        defer { deleteCookies(prefixed: tag) }
+        server.route("/mine/\(tag)") { _ in .redirect(to: "/echo") }
+        HTTPCookieStorage.shared.setCookie(try cookie("\(tag)stored"))
+        for kind in TransportKind.selected {
+            let transport = try kind.make()
+            XCTAssertEqual(try sentCookies(to: "/echo", own: "\(tag)mine=1", on: transport), ["\(tag)mine"], kind.name)
+            XCTAssertEqual(
+                try sentCookies(to: "/mine/\(tag)", own: "\(tag)mine=1", on: transport), ["\(tag)mine"], kind.name)
+            XCTAssertEqual(try sentCookies(to: "/echo", on: transport).filter { $0.hasPrefix(tag) }, ["\(tag)stored"])
         }
     }
 

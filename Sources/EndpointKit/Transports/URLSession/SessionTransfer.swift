@@ -49,7 +49,7 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
     /// Starts a new task for a request the transfer resends itself (307/308 with a body on Linux).
     var onFollowUp: (@Sendable (SessionTransfer, URLRequest) -> Void)?
     /// Where each hop's cookies come from when the transport picks them itself (Linux, see
-    /// ``carryingStoredCookies(_:)``); `nil` when URLSession does, or the session sends none.
+    /// ``StoredCookies``); `nil` when URLSession does, or the session sends none.
     private let cookieStorage: HTTPCookieStorage?
 
     /// - Parameter cookieStorage: Where each hop's cookies come from, if the transport picks them.
@@ -199,21 +199,37 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
                 return (nil, nil)
             }
             #endif
-            return (carryingStoredCookies(next), nil)
+            return (carryingStoredCookies(redirectedTo: next), nil)
         case .stop: return (nil, nil)
         case .fail(let reason, let message): return (nil, TransportError(reason, message: message))
         }
     }
 
-    /// `request` with the `Cookie` header its hop sends from the stored cookies (see
-    /// ``StoredCookies``), replacing one a redirect copied from the previous hop. A request whose
-    /// original carried its own `Cookie` header manages cookies itself, on every hop.
-    func carryingStoredCookies(_ request: URLRequest) -> URLRequest {
+    /// The first hop's request with the `Cookie` header of the stored cookies for `url` (its URL)
+    /// (see ``StoredCookies``); unchanged when there are none, or when the request carries its
+    /// own `Cookie` header: it then manages cookies itself, on every hop.
+    func carryingStoredCookies(_ request: URLRequest, url: URL, overHTTPS: Bool) -> URLRequest {
+        #if canImport(FoundationNetworking)
+        guard let cookieStorage, let header = StoredCookies.header(for: url, overHTTPS: overHTTPS, from: cookieStorage)
+        else { return request }
+        guard original.value(forHTTPHeaderField: "Cookie") == nil else { return request }
+        var request = request
+        request.setValue(header, forHTTPHeaderField: "Cookie")
+        return request
+        #else
+        return request
+        #endif
+    }
+
+    /// A redirect's request with the `Cookie` header of its own hop, replacing the one copied
+    /// from the previous hop (or removing it when no stored cookie goes there); unchanged when the
+    /// first request carried its own `Cookie` header.
+    func carryingStoredCookies(redirectedTo request: URLRequest) -> URLRequest {
         #if canImport(FoundationNetworking)
         guard let cookieStorage, let url = request.url, original.value(forHTTPHeaderField: "Cookie") == nil
         else { return request }
-        let https = url.scheme?.lowercased() == "https"
-        let header = StoredCookies.header(for: url, overHTTPS: https, from: cookieStorage)
+        let header = StoredCookies.header(
+            for: url, overHTTPS: url.scheme?.lowercased() == "https", from: cookieStorage)
         // Setting a field copies the request's storage: only when it changes.
         guard header != nil || request.value(forHTTPHeaderField: "Cookie") != nil else { return request }
         var request = request

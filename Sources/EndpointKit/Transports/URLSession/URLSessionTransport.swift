@@ -135,7 +135,9 @@ public final class URLSessionTransport: Transport {
         _ request: TransportRequest,
         completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
     ) -> any TransportTask {
-        guard let scheme = request.urlRequest.url?.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+        guard let url = request.urlRequest.url, let scheme = url.scheme?.lowercased(),
+            scheme == "http" || scheme == "https"
+        else {
             // URLSession on Linux hands other schemes (ftp, file) to libcurl, which may hang on them.
             let error = TransportError(
                 .unsupportedURL,
@@ -150,17 +152,19 @@ public final class URLSessionTransport: Transport {
         }
         let transfer = SessionTransfer(request: request, cookieStorage: cookieStorage, completion: completion)
         transfer.onFollowUp = { [weak self] transfer, next in
-            self?.start(transfer, sending: next, bodyFile: request.bodyFile)
+            self?.start(
+                transfer, sending: transfer.carryingStoredCookies(redirectedTo: next), bodyFile: request.bodyFile)
         }
         transfer.armTimers()
-        start(transfer, sending: request.urlRequest, bodyFile: request.bodyFile)
+        let first = transfer.carryingStoredCookies(request.urlRequest, url: url, overHTTPS: scheme == "https")
+        start(transfer, sending: first, bodyFile: request.bodyFile)
         return transfer
     }
 
     /// Creates, registers and resumes a task for the transfer (again, for a redirect it follows
     /// itself).
     private func start(_ transfer: SessionTransfer, sending request: URLRequest, bodyFile: URL?) {
-        var urlRequest = transfer.carryingStoredCookies(request)
+        var urlRequest = request
         // URLSession's request timeout is an idle timeout: the idle limit, or a week for none.
         var idleTimeout = transfer.timeouts.idleLimit ?? 7 * 86_400
         #if canImport(FoundationNetworking)
