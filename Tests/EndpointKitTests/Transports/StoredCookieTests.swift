@@ -98,6 +98,20 @@ final class StoredCookieTests: LoopbackTestCase {
         }
     }
 
+    /// A redirect to a path no stored cookie covers carries no `Cookie` header, not the one of
+    /// the hop before.
+    func testThatARedirectDropsTheCookiesOfThePreviousHop() throws {
+        for kind in TransportKind.selected {
+            let tag = "ek\(UUID().uuidString.prefix(6))"
+            defer { deleteCookies(prefixed: tag) }
+            server.route("/area/\(tag)") { _ in .redirect(to: "/outside/\(tag)") }
+            server.route("/outside/\(tag)") { .echo($0) }
+            HTTPCookieStorage.shared.setCookie(try cookie("\(tag)area", path: "/area"))
+            let sent = try sentCookies(to: "/area/\(tag)", on: try kind.make())
+            XCTAssertEqual(sent.filter { $0.hasPrefix(tag) }, [], kind.name)
+        }
+    }
+
     /// A request with its own `Cookie` header sends that header only, also after a redirect.
     func testThatARequestWithItsOwnCookieHeaderGetsNoStoredCookie() throws {
         let tag = "ek\(UUID().uuidString.prefix(6))"

@@ -199,39 +199,27 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
                 return (nil, nil)
             }
             #endif
-            return (carryingStoredCookies(redirectedTo: next), nil)
+            return (carryingStoredCookies(next), nil)
         case .stop: return (nil, nil)
         case .fail(let reason, let message): return (nil, TransportError(reason, message: message))
         }
     }
 
-    /// The first hop's request with the `Cookie` header of the stored cookies for `url` (its URL)
-    /// (see ``StoredCookies``); unchanged when there are none, or when the request carries its
+    /// `request` with the `Cookie` header of the stored cookies its hop sends (see
+    /// ``StoredCookies``). On a redirect it replaces the header copied from the previous hop, or
+    /// removes it when no stored cookie goes there. Unchanged when the first request carried its
     /// own `Cookie` header: it then manages cookies itself, on every hop.
-    func carryingStoredCookies(_ request: URLRequest, url: URL, overHTTPS: Bool) -> URLRequest {
+    /// - Parameter firstHop: The first hop's URL and whether it is `https`, as the transport read
+    ///   them; `nil` for a redirect.
+    func carryingStoredCookies(_ request: URLRequest, firstHop: (url: URL, overHTTPS: Bool)? = nil) -> URLRequest {
         #if canImport(FoundationNetworking)
-        guard let cookieStorage, let header = StoredCookies.header(for: url, overHTTPS: overHTTPS, from: cookieStorage)
-        else { return request }
-        guard original.value(forHTTPHeaderField: "Cookie") == nil else { return request }
-        var request = request
-        request.setValue(header, forHTTPHeaderField: "Cookie")
-        return request
-        #else
-        return request
-        #endif
-    }
-
-    /// A redirect's request with the `Cookie` header of its own hop, replacing the one copied
-    /// from the previous hop (or removing it when no stored cookie goes there); unchanged when the
-    /// first request carried its own `Cookie` header.
-    func carryingStoredCookies(redirectedTo request: URLRequest) -> URLRequest {
-        #if canImport(FoundationNetworking)
-        guard let cookieStorage, let url = request.url, original.value(forHTTPHeaderField: "Cookie") == nil
-        else { return request }
-        let header = StoredCookies.header(
-            for: url, overHTTPS: url.scheme?.lowercased() == "https", from: cookieStorage)
+        guard let cookieStorage, let url = firstHop?.url ?? request.url else { return request }
+        let https = firstHop?.overHTTPS ?? (url.scheme?.lowercased() == "https")
+        let header = StoredCookies.header(for: url, overHTTPS: https, from: cookieStorage)
         // Setting a field copies the request's storage: only when it changes.
-        guard header != nil || request.value(forHTTPHeaderField: "Cookie") != nil else { return request }
+        guard header != nil || (firstHop == nil && request.value(forHTTPHeaderField: "Cookie") != nil),
+            original.value(forHTTPHeaderField: "Cookie") == nil
+        else { return request }
         var request = request
         request.setValue(header, forHTTPHeaderField: "Cookie")
         return request

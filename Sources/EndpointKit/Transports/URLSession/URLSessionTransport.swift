@@ -152,11 +152,10 @@ public final class URLSessionTransport: Transport {
         }
         let transfer = SessionTransfer(request: request, cookieStorage: cookieStorage, completion: completion)
         transfer.onFollowUp = { [weak self] transfer, next in
-            self?.start(
-                transfer, sending: transfer.carryingStoredCookies(redirectedTo: next), bodyFile: request.bodyFile)
+            self?.start(transfer, sending: transfer.carryingStoredCookies(next), bodyFile: request.bodyFile)
         }
         transfer.armTimers()
-        let first = transfer.carryingStoredCookies(request.urlRequest, url: url, overHTTPS: scheme == "https")
+        let first = transfer.carryingStoredCookies(request.urlRequest, firstHop: (url, scheme == "https"))
         start(transfer, sending: first, bodyFile: request.bodyFile)
         return transfer
     }
