@@ -7,7 +7,9 @@ import FoundationNetworking
 /// FoundationNetworking's `HTTPCookieStorage.cookies(for:)` matches the host only, and its
 /// URLSession sends all of them. On top of that match, a request sends a `Secure` cookie only
 /// over `https`, a cookie only under its path, and no cookie past its expiry date, as URLSession
-/// does on Apple platforms (whose storage applies these rules itself).
+/// does on Apple platforms (whose storage applies these rules itself). A cookie whose name or
+/// value holds CR, LF or NUL is never sent: the storage takes any `HTTPCookie`, and those bytes
+/// would split the request (see ``HeaderFieldRules``).
 enum StoredCookies {
     /// The `Cookie` header a request to `url` carries from `storage`, or `nil` for none.
     /// - Parameter overHTTPS: Whether `url` is `https`.
@@ -25,6 +27,8 @@ enum StoredCookies {
         return cookies.filter { cookie in
             (overHTTPS || !cookie.isSecure) && (cookie.expiresDate.map { $0 > now } ?? true)
                 && pathMatches(requestPath, cookie.path)
+                && !cookie.name.utf8.contains(where: HeaderFieldRules.isInjectionByte)
+                && !cookie.value.utf8.contains(where: HeaderFieldRules.isInjectionByte)
         }
     }
 

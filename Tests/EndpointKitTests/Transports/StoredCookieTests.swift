@@ -26,9 +26,13 @@ final class StoredCookieTests: LoopbackTestCase {
         return try XCTUnwrap(HTTPCookie(properties: properties))
     }
 
-    /// The names of the cookies a plain `http` request to `path` carries (to the echo it ends at).
+    /// The header fields the echo at the end of a plain `http` request to `path` saw.
     /// - Parameter own: The request's own `Cookie` header, if it has one.
-    private func sentCookies(to path: String, own: String? = nil, on transport: any Transport) throws -> Set<String> {
+    private func echoedHeaders(
+        of path: String, own: String? = nil, on transport: any Transport
+    ) throws
+        -> [String: String]
+    {
         let done = expectation(description: path)
         let result = Locked<Result<TransportResponse, TransportError>?>(nil)
         var request = URLRequest(url: server.url(path))
@@ -41,7 +45,13 @@ final class StoredCookieTests: LoopbackTestCase {
         }
         wait(for: [done], timeout: 15)
         let data = try XCTUnwrap(result.withLock { $0 }).get().data
-        let header = try JSONDecoder().decode(Echo.self, from: data).headers["cookie"] ?? ""
+        return try JSONDecoder().decode(Echo.self, from: data).headers
+    }
+
+    /// The names of the cookies a plain `http` request to `path` carries (to the echo it ends at).
+    /// - Parameter own: The request's own `Cookie` header, if it has one.
+    private func sentCookies(to path: String, own: String? = nil, on transport: any Transport) throws -> Set<String> {
+        let header = try echoedHeaders(of: path, own: own, on: transport)["cookie"] ?? ""
         let pairs = header.split(separator: ";").map { $0.drop { $0 == " " } }
         return Set(pairs.compactMap { $0.split(separator: "=").first.map(String.init) })
     }
@@ -124,6 +134,27 @@ final class StoredCookieTests: LoopbackTestCase {
             XCTAssertEqual(
                 try sentCookies(to: "/mine/\(tag)", own: "\(tag)mine=1", on: transport), ["\(tag)mine"], kind.name)
             XCTAssertEqual(try sentCookies(to: "/echo", on: transport).filter { $0.hasPrefix(tag) }, ["\(tag)stored"])
+        }
+    }
+
+    /// A stored cookie whose value holds CR and LF (the storage takes any `HTTPCookie`) is not
+    /// sent, so it cannot add a header line; the other cookies still are.
+    func testThatAStoredCookieThatWouldSplitTheRequestIsNotSent() throws {
+        let tag = "ek\(UUID().uuidString.prefix(6))"
+        defer { deleteCookies(prefixed: tag) }
+        let storage = HTTPCookieStorage.shared
+        storage.setCookie(try cookie("\(tag)fine"))
+        storage.setCookie(
+            try XCTUnwrap(
+                HTTPCookie(properties: [
+                    .name: "\(tag)split", .value: "1\r\nX-Injected: yes", .domain: "127.0.0.1", .path: "/",
+                ])))
+        for kind in TransportKind.selected {
+            let transport = try kind.make()
+            XCTAssertEqual(
+                try sentCookies(to: "/echo", on: transport).filter { $0.hasPrefix(tag) }, ["\(tag)fine"], kind.name)
+            let headers = try echoedHeaders(of: "/echo", on: transport)
+            XCTAssertNil(headers["x-injected"], kind.name)
         }
     }
 
