@@ -37,8 +37,8 @@ struct BenchOptions: Equatable {
     var impairedTransfers = false
     /// Serve `GET /model` from nginx in scenarios 1, 2 and 6 (``NginxServer``).
     var nginx = false
-    /// Count the instructions per request of EndpointKit+libcurl and bare libcurl under callgrind
-    /// (``InstructionsMode``) instead of running the scenarios.
+    /// Count the instructions per request of EndpointKit and its baselines (bare libcurl, URLSession)
+    /// under callgrind (``InstructionsMode``) instead of running the scenarios.
     var instructions = false
     /// Hidden: the child of ``InstructionsMode``: make the requests of one client
     /// (``InstructionsMode/Client``) against ``url``, `--in-flight` at a time (sequentially
@@ -85,8 +85,9 @@ struct BenchOptions: Equatable {
                            then an upload of a quarter of that as a POST (not retried) and as a PUT (retried),
                            per profile (default handover) and transport; exits 1 if one is not as expected
           --instructions   instructions per request of a decoded GET against nginx, EndpointKit+libcurl and
-                           bare libcurl, sequentially and 16 in flight, counted by valgrind's callgrind
-                           in runs of N and 2N requests (--requests N: default \(Self.defaultInstructionRequests), quick \(Self.quickInstructionRequests))
+                           bare libcurl, EndpointKit on URLSessionTransport and URLSession data(for:),
+                           sequentially and 16 in flight, counted by valgrind's callgrind in runs of N and
+                           2N requests (--requests N: default \(Self.defaultInstructionRequests), quick \(Self.quickInstructionRequests); a quarter on URLSession)
         """
 
     /// The names `--profile` takes.
@@ -244,7 +245,7 @@ struct BenchOptions: Equatable {
     /// The soak's requests in flight.
     var soakInFlight: Int { inFlight ?? 64 }
 
-    /// The default of ``instructionRequests``: about a minute and a half under callgrind here.
+    /// The default of ``instructionRequests``: about five minutes under callgrind here.
     static let defaultInstructionRequests = 1000
     /// ``instructionRequests`` with `--quick`.
     static let quickInstructionRequests = 200

@@ -15,13 +15,13 @@ enum InstructionsChild {
         let count = options.instructionRequests
         let warmup = options.warmup ?? options.instructionWarmup
         // The parent kills a child that overruns; this bounds one whose parent is gone.
-        alarm(UInt32(InstructionsMode.timeoutSeconds(requests: count, warmup: warmup)) + 30)
+        alarm(UInt32(InstructionsMode.timeoutSeconds(requests: count, warmup: warmup, client: client)) + 30)
         guard let text = options.url, let baseURL = URL(string: text) else {
             FileHandle.standardError.write(Data("--instructions-child needs --url\n".utf8))
             return 2
         }
         do {
-            let request = try await makeRequest(client, baseURL: baseURL)
+            let request = try await makeRequest(client, baseURL: baseURL, options: options)
             let width = options.inFlight
             for requests in [warmup, count] where requests > 0 {
                 if let width {
@@ -39,7 +39,7 @@ enum InstructionsChild {
 
     /// One `GET /model` by `client`, failing unless it decoded the bench's user.
     private static func makeRequest(
-        _ client: InstructionsMode.Client, baseURL: URL
+        _ client: InstructionsMode.Client, baseURL: URL, options: BenchOptions
     ) async throws -> @Sendable () async throws -> Void {
         let expected = try JSONDecoder().decode(UserModel.self, from: Payloads.user)
         let fetch: @Sendable () async throws -> UserModel
@@ -49,6 +49,14 @@ enum InstructionsChild {
             let transport = try CurlTransport()
             let api = APIClient(configuration: APIClient.Configuration(baseURL: baseURL, transport: transport))
             fetch = { try await api.value(for: GetUserModel()) }
+        case .endpointkitURLSession:
+            // As scenarios 1 and 2 make it on URLSession: the session's connections per host set to
+            // the width, no URL cache.
+            let api = BenchClients.endpointKit(baseURL: baseURL, maxConnections: options.inFlight)
+            fetch = { try await api.value(for: GetUserModel()) }
+        case .urlSession:
+            let baseline = BenchClients.baseline(baseURL: baseURL, maxConnections: options.inFlight)
+            fetch = { try await baseline.user() }
         case .bare, .bareWithHeaders:
             let lines = client == .bare ? [] : try await endpointKitHeaderLines()
             guard let bare = BareCurlClient(url: baseURL.appendingPathComponent("model"), headerLines: lines) else {

@@ -11,9 +11,10 @@ nonisolated(unsafe) private var instructionsTerminationSignal: Int32 = 0
 
 /// `endpointkit-bench --instructions`: the instructions per request of a decoded `GET /model`
 /// against nginx on loopback, for EndpointKit on `CurlTransport` and for the bare libcurl client
-/// (``BareCurlClient``), sequentially and with 16 in flight; and for the bare client sending the
+/// (``BareCurlClient``), sequentially and with 16 in flight; for the bare client sending the
 /// request headers EndpointKit sends, which splits the ratio into libcurl's work for those headers
-/// and EndpointKit's own.
+/// and EndpointKit's own; and for EndpointKit on `URLSessionTransport` against a hand-written
+/// URLSession `data(for:)` (the figure apps on Apple platforms live with, here on FoundationNetworking).
 ///
 /// Instructions are deterministic where time is not (this machine is shared): each client and load
 /// runs in a child process, this executable again with the hidden `--instructions-child`, under
@@ -32,6 +33,14 @@ enum InstructionsMode {
         /// (`Accept-Encoding`, `User-Agent`, `Accept-Language`, as URLSession does), read off the
         /// wire: what the same request costs libcurl itself.
         case bareWithHeaders = "bare-headers"
+        /// EndpointKit's `APIClient` on `URLSessionTransport`, as scenarios 1 and 2 make it.
+        case endpointkitURLSession = "endpointkit-urlsession"
+        /// URLSession `data(for:)` and `JSONDecoder`, hand-written (``URLSessionBaseline``).
+        case urlSession = "urlsession"
+
+        /// Whether the client runs on URLSession: about six times libcurl's instructions a request,
+        /// so it is counted over a quarter of the requests (``InstructionsMode/requests(for:of:)``).
+        var isURLSession: Bool { self == .endpointkitURLSession || self == .urlSession }
 
         /// The name in the printed lines.
         var displayName: String {
@@ -39,6 +48,8 @@ enum InstructionsMode {
             case .endpointkit: return LibcurlRow.endpointKitName
             case .bare: return "bare libcurl"
             case .bareWithHeaders: return "bare libcurl with EndpointKit's request headers"
+            case .endpointkitURLSession: return "EndpointKit on URLSessionTransport"
+            case .urlSession: return "URLSession data(for:)"
             }
         }
     }
@@ -76,17 +87,26 @@ enum InstructionsMode {
         let bareLibcurlWithHeaders: Int
         /// `endpointKitLibcurl / bareLibcurlWithHeaders`.
         let ratioToSameHeaders: Double
+        /// EndpointKit on `URLSessionTransport`'s instructions per request.
+        let endpointKitURLSession: Int
+        /// URLSession `data(for:)`'s instructions per request.
+        let urlSession: Int
+        /// `endpointKitURLSession / urlSession`.
+        let ratioURLSession: Double
         let runs: [Run]
 
         /// `instructions per request (sequential): EndpointKit+libcurl N, bare libcurl M, ratio R`,
         /// then `same request headers (sequential): bare libcurl with EndpointKit's request headers
-        /// H, ratio R2`.
+        /// H, ratio R2`, then `on URLSession (sequential): EndpointKit on URLSessionTransport U,
+        /// URLSession data(for:) D, ratio R3`.
         var lines: [String] {
             [
                 "instructions per request (\(load)): \(Client.endpointkit.displayName) \(endpointKitLibcurl), "
                     + "\(Client.bare.displayName) \(bareLibcurl), ratio \(Format.fixed(ratio, 2))",
                 "same request headers (\(load)): \(Client.bareWithHeaders.displayName) \(bareLibcurlWithHeaders), "
                     + "ratio \(Format.fixed(ratioToSameHeaders, 2))",
+                "on URLSession (\(load)): \(Client.endpointkitURLSession.displayName) \(endpointKitURLSession), "
+                    + "\(Client.urlSession.displayName) \(urlSession), ratio \(Format.fixed(ratioURLSession, 2))",
             ]
         }
     }
@@ -100,10 +120,17 @@ enum InstructionsMode {
         let machine: BenchReport.Machine
         let valgrind: String
         let server: String
-        /// N: each client and load runs N and 2N requests after ``warmupRequests``.
+        /// N: each libcurl client and load runs N and 2N requests after ``warmupRequests``; each
+        /// URLSession client a quarter of that (``InstructionsMode/requests(for:of:)``).
         let requests: Int
         let warmupRequests: Int
         let loads: [LoadResult]
+    }
+
+    /// The N of `client`'s runs when the libcurl clients' is `count`: a quarter of it (at least
+    /// 20) for a URLSession client, whose requests cost about six times as much under callgrind.
+    static func requests(for client: Client, of count: Int) -> Int {
+        client.isURLSession ? max(20, count / 4) : count
     }
 
     // MARK: - The parent
@@ -145,15 +172,18 @@ enum InstructionsMode {
         let executable = debugStrippedExecutable(in: folder)
         let count = options.instructionRequests
         let warmup = options.instructionWarmup
+        let onURLSession = requests(for: .urlSession, of: count)
         progress(
             "callgrind (\(valgrind)) on \(executable), GET /model from nginx at \(nginx.baseURL.absoluteString); "
-                + "runs of \(count) and \(2 * count) requests after \(warmup) per client and load")
+                + "runs of \(count) and \(2 * count) requests after \(warmup) per client and load "
+                + "(\(onURLSession) and \(2 * onURLSession) on URLSession)")
         var results: [LoadResult] = []
         for load in loads {
             var runs: [Run] = []
             var perRequest: [Client: Int] = [:]
             for client in Client.allCases {
                 var totals: [UInt64] = []
+                let count = requests(for: client, of: count)
                 for requests in [count, 2 * count] {
                     let stopwatch = Stopwatch()
                     let instructions: UInt64
@@ -179,11 +209,14 @@ enum InstructionsMode {
             let endpointKit = perRequest[.endpointkit] ?? 0
             let bare = perRequest[.bare] ?? 0
             let withHeaders = perRequest[.bareWithHeaders] ?? 0
+            let (onURLSession, urlSession) = (perRequest[.endpointkitURLSession] ?? 0, perRequest[.urlSession] ?? 0)
             results.append(
                 LoadResult(
                     load: load.name, inFlight: load.width ?? 1, endpointKitLibcurl: endpointKit, bareLibcurl: bare,
                     ratio: bare > 0 ? Double(endpointKit) / Double(bare) : .nan, bareLibcurlWithHeaders: withHeaders,
-                    ratioToSameHeaders: withHeaders > 0 ? Double(endpointKit) / Double(withHeaders) : .nan, runs: runs))
+                    ratioToSameHeaders: withHeaders > 0 ? Double(endpointKit) / Double(withHeaders) : .nan,
+                    endpointKitURLSession: onURLSession, urlSession: urlSession,
+                    ratioURLSession: urlSession > 0 ? Double(onURLSession) / Double(urlSession) : .nan, runs: runs))
         }
 
         if options.json {
@@ -217,8 +250,8 @@ enum InstructionsMode {
 
     /// How long a child may take: callgrind runs this code 50-100 times slower, a debug build several
     /// times slower again, on a machine that may be shared.
-    static func timeoutSeconds(requests: Int, warmup: Int) -> Double {
-        120 + Double(requests + warmup) * 0.2
+    static func timeoutSeconds(requests: Int, warmup: Int, client: Client) -> Double {
+        120 + Double(requests + warmup) * (client.isURLSession ? 1.0 : 0.2)
     }
 
     /// Runs one child under callgrind and returns its total instructions.
@@ -239,7 +272,7 @@ enum InstructionsMode {
             "--requests", String(requests), "--warmup", String(warmup),
         ]
         if let width = load.width { arguments += ["--in-flight", String(width)] }
-        let timeout = timeoutSeconds(requests: requests, warmup: warmup)
+        let timeout = timeoutSeconds(requests: requests, warmup: warmup, client: client)
         let child = try ChildProcess(valgrind, arguments, input: .null, output: .null)
         let succeeded = child.wait(timeout: timeout) { instructionsTerminationSignal != 0 }
         let logTail = { () -> String in

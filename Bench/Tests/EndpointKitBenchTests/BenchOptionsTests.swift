@@ -127,6 +127,15 @@ final class BenchOptionsTests: XCTestCase {
         XCTAssertEqual(try BenchOptions(arguments: ["--instructions", "--requests", "5"]).instructionWarmup, 16)
     }
 
+    func testThatTheURLSessionClientsAreCountedOverAQuarterOfTheRequests() {
+        XCTAssertEqual(InstructionsMode.requests(for: .endpointkit, of: 1000), 1000)
+        XCTAssertEqual(InstructionsMode.requests(for: .bareWithHeaders, of: 1000), 1000)
+        XCTAssertEqual(InstructionsMode.requests(for: .endpointkitURLSession, of: 1000), 250)
+        XCTAssertEqual(InstructionsMode.requests(for: .urlSession, of: 1000), 250)
+        // At least 20, so that a smoke run still measures something.
+        XCTAssertEqual(InstructionsMode.requests(for: .urlSession, of: 20), 20)
+    }
+
     func testThatTheInstructionsChildTakesItsClientURLAndWarmUp() throws {
         let child = try BenchOptions(arguments: [
             "--instructions-child", "bare", "--url", "http://127.0.0.1:8080", "--requests", "40", "--warmup", "0",
@@ -137,7 +146,12 @@ final class BenchOptionsTests: XCTestCase {
         XCTAssertEqual(child.instructionRequests, 40)
         XCTAssertEqual(child.warmup, 0)
         XCTAssertEqual(child.inFlight, 16)
-        XCTAssertThrowsError(try BenchOptions(arguments: ["--instructions-child", "urlsession"]))
+        XCTAssertEqual(
+            try BenchOptions(arguments: ["--instructions-child", "endpointkit-urlsession"]).instructionsChild,
+            .endpointkitURLSession)
+        XCTAssertEqual(
+            try BenchOptions(arguments: ["--instructions-child", "urlsession"]).instructionsChild, .urlSession)
+        XCTAssertThrowsError(try BenchOptions(arguments: ["--instructions-child", "alamofire"]))
         XCTAssertThrowsError(try BenchOptions(arguments: ["--warmup", "-1"]))
     }
 

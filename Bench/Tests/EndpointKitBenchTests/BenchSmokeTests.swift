@@ -147,9 +147,9 @@ final class BenchSmokeTests: XCTestCase {
         XCTAssertEqual(leftovers, [])
     }
 
-    /// `--instructions`: callgrind counts the three clients at both loads. CI installs valgrind and nginx
+    /// `--instructions`: callgrind counts the five clients at both loads. CI installs valgrind and nginx
     /// and sets `ENDPOINTKIT_REQUIRE_NGINX=1`, so there it cannot skip for want of either.
-    func testThatInstructionsPrintsTwoLinesPerLoadWithPositiveCounts() throws {
+    func testThatInstructionsPrintsThreeLinesPerLoadWithPositiveCounts() throws {
         let tools = [
             "valgrind": ["/usr/bin/valgrind", "/usr/local/bin/valgrind"],
             "nginx": ["/usr/sbin/nginx", "/usr/local/sbin/nginx", "/usr/bin/nginx"],
@@ -169,11 +169,12 @@ final class BenchSmokeTests: XCTestCase {
         }
 
         // GIVEN valgrind, nginx and the built bench
-        // WHEN it counts 20 and 40 requests per client and load (a debug build: about 20 s here)
+        // WHEN it counts 20 and 40 requests per client and load (a debug build: about a minute here)
         let (data, errorTail, pid) = try runBenchOutput(["--instructions", "--requests", "20"], timeout: 600)
 
-        // THEN it prints two lines per load, with positive counts and their ratios: EndpointKit
-        // against bare libcurl, then bare libcurl sending EndpointKit's request headers
+        // THEN it prints three lines per load, with positive counts and their ratios: EndpointKit
+        // against bare libcurl, then bare libcurl sending EndpointKit's request headers, then
+        // EndpointKit on URLSessionTransport against URLSession data(for:)
         let output = String(decoding: data, as: UTF8.self)
         let pattern = try NSRegularExpression(
             pattern: #"^instructions per request \((.+)\): "#
@@ -181,8 +182,12 @@ final class BenchSmokeTests: XCTestCase {
         let sameHeaders = try NSRegularExpression(
             pattern: #"^same request headers \((.+)\): "#
                 + #"bare libcurl with EndpointKit's request headers (-?\d+), ratio (-?\d+\.\d\d)$"#)
+        let onURLSession = try NSRegularExpression(
+            pattern: #"^on URLSession \((.+)\): "#
+                + #"EndpointKit on URLSessionTransport (-?\d+), URLSession data\(for:\) (-?\d+), ratio (-?\d+\.\d\d)$"#)
         var loads: [String] = []
         var headerLoads: [String] = []
+        var urlSessionLoads: [String] = []
         var lastEndpointKit: Int?
         for line in output.split(separator: "\n").map(String.init) {
             let range = NSRange(line.startIndex..., in: line)
@@ -197,6 +202,17 @@ final class BenchSmokeTests: XCTestCase {
                 XCTAssertEqual(
                     try XCTUnwrap(Double(groups[2])), Double(endpointKit) / Double(withHeaders), accuracy: 0.006, line)
                 lastEndpointKit = nil
+                continue
+            }
+            if let match = onURLSession.firstMatch(in: line, range: range) {
+                let groups = (1...4).compactMap { Range(match.range(at: $0), in: line).map { String(line[$0]) } }
+                XCTAssertEqual(groups.count, 4, line)
+                urlSessionLoads.append(groups[0])
+                let (endpointKit, urlSession) = (try XCTUnwrap(Int(groups[1])), try XCTUnwrap(Int(groups[2])))
+                XCTAssertGreaterThan(endpointKit, 0, line)
+                XCTAssertGreaterThan(urlSession, 0, line)
+                XCTAssertEqual(
+                    try XCTUnwrap(Double(groups[3])), Double(endpointKit) / Double(urlSession), accuracy: 0.006, line)
                 continue
             }
             guard let match = pattern.firstMatch(in: line, range: range) else {
@@ -216,6 +232,7 @@ final class BenchSmokeTests: XCTestCase {
         }
         XCTAssertEqual(loads, ["sequential", "16 in flight"], "\(output)\n\(errorTail)")
         XCTAssertEqual(headerLoads, loads, "\(output)\n\(errorTail)")
+        XCTAssertEqual(urlSessionLoads, loads, "\(output)\n\(errorTail)")
         // Its folders (the stripped copy and callgrind's files; nginx's) are gone.
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())
             .filter { ["endpointkit-bench-instructions-\(pid)", "endpointkit-bench-nginx-\(pid)"].contains($0) }
