@@ -1,5 +1,7 @@
 /// How urgent a request is, like YTKNetwork's `requestPriority`; mapped to the transport task's
-/// priority (`URLSessionTask.priority`).
+/// priority (`URLSessionTask.priority`) on Apple platforms. On Linux neither transport uses it:
+/// FoundationNetworking keeps a task's priority without acting on it, and libcurl has no priority
+/// between transfers.
 public enum RequestPriority: Sendable, Hashable, Comparable {
     /// Prefetching, analytics.
     case low

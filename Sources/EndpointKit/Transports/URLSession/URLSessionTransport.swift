@@ -177,7 +177,11 @@ public final class URLSessionTransport: Transport {
         } else {
             task = session.dataTask(with: urlRequest)
         }
+        // FoundationNetworking keeps the priority without using it, and its setter waits for the
+        // session's work queue: on a busy session, a thread hand-off per request for nothing.
+        #if !canImport(FoundationNetworking)
         task.priority = transfer.priority.taskPriority
+        #endif
         let identifier = task.taskIdentifier
         delegate.register(transfer, for: identifier)
         guard transfer.attach(task, unregister: { [delegate] in delegate.unregister(identifier) }) else {
