@@ -33,9 +33,11 @@ public final class LinkImpairer: Sendable {
         public var connections = 0
         /// Connections open now (both ends, until the last byte or fault).
         public var openConnections = 0
-        /// Bytes forwarded from clients to the server.
+        /// Bytes forwarded from clients to the server. Each piece is counted just after it is
+        /// written, so the other end may already have it (and have answered it): for the final
+        /// count, read once the connection has closed (``waitForOpenConnections(atMost:timeout:)``).
         public var bytesUploaded = 0
-        /// Bytes forwarded from the server to clients.
+        /// Bytes forwarded from the server to clients; counted like ``bytesUploaded``.
         public var bytesDownloaded = 0
         /// Connections reset, by the profile or by ``resetConnections()``.
         public var resets = 0
