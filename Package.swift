@@ -10,6 +10,8 @@ let package = Package(
         // Stubs and sample responses without XCTest, for a demo build or SwiftUI previews of an app.
         .library(name: "EndpointKitStubs", targets: ["EndpointKitStubs"]),
         .library(name: "EndpointKitXML", targets: ["EndpointKitXML"]),
+        // Features an app opts into, one `import` each: the core does not know them.
+        .library(name: "EndpointKitFeedback", targets: ["EndpointKitFeedback"]),
         .executable(name: "endpointkit-demo", targets: ["EndpointKitDemo"]),
     ],
     targets: [
@@ -29,6 +31,8 @@ let package = Package(
         .target(name: "EndpointKitTesting", dependencies: ["EndpointKit", "EndpointKitStubs"]),
         // XML responses; a separate product so only apps that need it link libxml2 on Linux.
         .target(name: "EndpointKitXML", dependencies: ["EndpointKit"]),
+        // The loading indicator and failure messages plugin, with its texts.
+        .target(name: "EndpointKitFeedback", dependencies: ["EndpointKit"]),
         // Loopback HTTP/1.1 server used by the tests and the demo (and, through a symbolic link, by
         // the benchmark package in Bench/); not part of any library product.
         .target(name: "EndpointKitTestServer"),
@@ -41,7 +45,9 @@ let package = Package(
         .executableTarget(name: "EndpointKitOutboxChild", dependencies: ["EndpointKit"]),
         .testTarget(
             name: "EndpointKitTests",
-            dependencies: ["EndpointKit", "EndpointKitTesting", "EndpointKitTestServer", "EndpointKitXML"]
+            dependencies: [
+                "EndpointKit", "EndpointKitTesting", "EndpointKitTestServer", "EndpointKitXML", "EndpointKitFeedback",
+            ]
         ),
         .testTarget(name: "EndpointKitTestServerTests", dependencies: ["EndpointKitTestServer"]),
         // The testing kit's own tests, in XCTest and Swift Testing.

@@ -1,5 +1,6 @@
 import Dispatch
 import EndpointKit
+import EndpointKitFeedback
 import EndpointKitTestServer
 import Foundation
 import XCTest

@@ -10,14 +10,14 @@ import Darwin
 /// reached through a pointer, so taking the lock costs no extra object and no dynamic exclusivity
 /// check. `Mutex` from Synchronization would do, but it needs macOS 15 / iOS 18, and on Linux
 /// ThreadSanitizer does not see its futex-based ordering.
-struct Locked<Value>: @unchecked Sendable {
+package struct Locked<Value>: @unchecked Sendable {
     private let storage: Storage
 
-    init(_ value: Value) { storage = Storage.make(value) }
+    package init(_ value: Value) { storage = Storage.make(value) }
 
     /// Runs `body` with exclusive access to the value.
     @inline(__always)
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         try storage.withUnsafeMutablePointers { value, mutex in
             pthread_mutex_lock(mutex)
             defer { pthread_mutex_unlock(mutex) }
@@ -26,7 +26,7 @@ struct Locked<Value>: @unchecked Sendable {
     }
 
     /// A copy of the value.
-    var current: Value { withLock { $0 } }
+    package var current: Value { withLock { $0 } }
 
     /// The value (header) and the mutex (the single element).
     final class Storage: ManagedBuffer<Value, pthread_mutex_t> {

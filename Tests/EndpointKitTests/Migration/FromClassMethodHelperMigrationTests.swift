@@ -3,6 +3,7 @@
 // the loopback server.
 
 import EndpointKit
+import EndpointKitFeedback
 import EndpointKitTestServer
 import Foundation
 import XCTest

@@ -1,4 +1,5 @@
 import Dispatch
+import EndpointKit
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -25,7 +26,7 @@ import FoundationNetworking
 /// - When a send with a ``FeedbackOptions/successMessage`` succeeds with a response from the
 ///   network (not one the cache gave), the presenter shows that message.
 ///
-/// Each send's switches come from ``SendInfo/feedback``: the endpoint's ``APIRequest/sendInfo``,
+/// Each send's switches come from ``EndpointKit/SendInfo/feedback``: the endpoint's ``/EndpointKit/APIRequest/sendInfo``,
 /// replaced by the send site's `info:` if it sets them. The presenter is called on the main actor,
 /// in the order things happened, and is held strongly.
 public final class FeedbackPlugin: APIPlugin {

@@ -1,3 +1,4 @@
+import EndpointKit
 /// The texts a ``FeedbackPlugin`` shows when a send does not give its own: with the loading
 /// indicator, and for failures that carry no message of their own.
 ///

@@ -1,7 +1,8 @@
+import EndpointKit
 /// The feedback one send asks a ``FeedbackPlugin`` for: whether it shows the loading indicator,
 /// with which text, and which messages.
 ///
-/// Set it for every send of an endpoint in ``APIRequest/sendInfo``, or for one send with `info:`:
+/// Set it for every send of an endpoint in ``/EndpointKit/APIRequest/sendInfo``, or for one send with `info:`:
 ///
 /// ```swift
 /// struct RefreshBadge: APIRequest {
@@ -44,7 +45,7 @@ public struct FeedbackOptions: Sendable, Hashable {
     public static var silent: FeedbackOptions { FeedbackOptions(showsLoading: false, showsFailureMessage: false) }
 }
 
-/// The key of ``SendInfo/feedback``.
+/// The key of ``EndpointKit/SendInfo/feedback``.
 enum FeedbackOptionsKey: SendInfoKey {
     static var defaultValue: FeedbackOptions { FeedbackOptions() }
 }

@@ -1,3 +1,4 @@
+import EndpointKit
 /// What an app implements to show a ``FeedbackPlugin``'s feedback: a loading indicator (a HUD)
 /// and messages (toasts). Called on the main actor, in the order things happened.
 ///
@@ -9,7 +10,7 @@
 /// }
 /// ```
 ///
-/// `info` is the send's ``SendInfo``: read your own keys from it (the view to cover, whether to
+/// `info` is the send's ``/EndpointKit/SendInfo``: read your own keys from it (the view to cover, whether to
 /// dim the screen).
 @MainActor
 public protocol FeedbackPresenter: AnyObject, Sendable {

@@ -1,3 +1,4 @@
+import EndpointKit
 /// A message a ``FeedbackPlugin`` asks its presenter to show.
 public struct FeedbackMessage: Sendable, Hashable {
     /// What a message reports.
