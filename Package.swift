@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "EndpointKitXML", targets: ["EndpointKitXML"]),
         // Features an app opts into, one `import` each: the core does not know them.
         .library(name: "EndpointKitFeedback", targets: ["EndpointKitFeedback"]),
+        .library(name: "EndpointKitStreaming", targets: ["EndpointKitStreaming"]),
         .executable(name: "endpointkit-demo", targets: ["EndpointKitDemo"]),
     ],
     targets: [
@@ -33,6 +34,8 @@ let package = Package(
         .target(name: "EndpointKitXML", dependencies: ["EndpointKit"]),
         // The loading indicator and failure messages plugin, with its texts.
         .target(name: "EndpointKitFeedback", dependencies: ["EndpointKit"]),
+        // Responses read as they arrive: chunks, lines, NDJSON, Server-Sent Events.
+        .target(name: "EndpointKitStreaming", dependencies: ["EndpointKit"]),
         // Loopback HTTP/1.1 server used by the tests and the demo (and, through a symbolic link, by
         // the benchmark package in Bench/); not part of any library product.
         .target(name: "EndpointKitTestServer"),
@@ -47,13 +50,14 @@ let package = Package(
             name: "EndpointKitTests",
             dependencies: [
                 "EndpointKit", "EndpointKitTesting", "EndpointKitTestServer", "EndpointKitXML", "EndpointKitFeedback",
+                "EndpointKitStreaming",
             ]
         ),
         .testTarget(name: "EndpointKitTestServerTests", dependencies: ["EndpointKitTestServer"]),
         // The testing kit's own tests, in XCTest and Swift Testing.
         .testTarget(
             name: "EndpointKitTestingTests",
-            dependencies: ["EndpointKit", "EndpointKitTesting", "EndpointKitTestServer"],
+            dependencies: ["EndpointKit", "EndpointKitTesting", "EndpointKitTestServer", "EndpointKitStreaming"],
             exclude: ["Fixtures"]
         ),
         // A sample app's tests, written the way a user of EndpointKitTesting would write them.

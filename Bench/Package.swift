@@ -20,7 +20,8 @@ let package = Package(
         .executableTarget(
             name: "EndpointKitBench",
             dependencies: [
-                .product(name: "EndpointKit", package: "EndpointKit"), "BenchTestServer",
+                .product(name: "EndpointKit", package: "EndpointKit"),
+                .product(name: "EndpointKitStreaming", package: "EndpointKit"), "BenchTestServer",
                 .target(name: "CCurlShimAPI", condition: .when(platforms: [.linux])),
             ]
         ),

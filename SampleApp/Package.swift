@@ -16,12 +16,21 @@ let package = Package(
     dependencies: [.package(name: "EndpointKit", path: "..")],
     targets: [
         // An app target as Swift 6 language mode writes it, with no other setting.
-        .target(name: "PlainApp", dependencies: [.product(name: "EndpointKit", package: "EndpointKit")]),
+        .target(
+            name: "PlainApp",
+            dependencies: [
+                .product(name: "EndpointKit", package: "EndpointKit"),
+                .product(name: "EndpointKitStreaming", package: "EndpointKit"),
+            ]
+        ),
         // An app target as Xcode 26 creates it: Default Actor Isolation = MainActor, Approachable
         // Concurrency on.
         .target(
             name: "ModernApp",
-            dependencies: [.product(name: "EndpointKit", package: "EndpointKit")],
+            dependencies: [
+                .product(name: "EndpointKit", package: "EndpointKit"),
+                .product(name: "EndpointKitStreaming", package: "EndpointKit"),
+            ],
             swiftSettings: [
                 .defaultIsolation(MainActor.self),
                 .enableUpcomingFeature("NonisolatedNonsendingByDefault"),

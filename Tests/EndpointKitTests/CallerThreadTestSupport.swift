@@ -1,6 +1,7 @@
 import Foundation
 
 @testable import EndpointKit
+@testable import EndpointKitStreaming
 
 /// Holds a send's work until the test opens it, and records where each step of the work ran.
 ///

@@ -1,4 +1,5 @@
 import EndpointKit
+import EndpointKitStreaming
 import Foundation
 import XCTest
 

@@ -1,4 +1,5 @@
 import EndpointKit
+import EndpointKitStreaming
 
 /// The team's activity as newline-delimited JSON, one ``Activity`` a line, while it happens.
 struct ActivityFeed: StreamingRequest {

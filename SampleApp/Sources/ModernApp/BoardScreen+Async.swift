@@ -1,4 +1,5 @@
 import EndpointKit
+import EndpointKitStreaming
 
 // The same board with async/await, as a SwiftUI view calls it (`.task { await board.refresh() }`):
 // the methods are on the main actor and resume there after every `await`.

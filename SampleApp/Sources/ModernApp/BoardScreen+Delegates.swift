@@ -1,4 +1,5 @@
 import EndpointKit
+import EndpointKitStreaming
 
 // The board as the delegate of its requests, its stream, its batch and its paginator. The
 // protocols are `@MainActor`, as this module's types are by default: the conformances need

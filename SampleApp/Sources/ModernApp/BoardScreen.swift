@@ -1,4 +1,5 @@
 import EndpointKit
+import EndpointKitStreaming
 import Foundation
 
 /// The team board: the member's name as its title, the open and the closed tickets, an

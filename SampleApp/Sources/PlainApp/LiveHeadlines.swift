@@ -1,4 +1,5 @@
 import EndpointKit
+import EndpointKitStreaming
 
 /// Breaking headlines as Server-Sent Events, each event's data decoded as a ``Headline``. The
 /// stream reconnects when the server closes it, until the server answers a reconnection with

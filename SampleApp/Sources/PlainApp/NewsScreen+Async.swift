@@ -1,4 +1,5 @@
 import EndpointKit
+import EndpointKitStreaming
 
 // The same screen with async/await: each method starts a Task on the main actor, which resumes
 // there after every `await`, so the state is written as in the closures. The Task is returned

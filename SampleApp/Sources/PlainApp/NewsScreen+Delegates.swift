@@ -1,4 +1,5 @@
 import EndpointKit
+import EndpointKitStreaming
 
 // The screen as the delegate of its requests, streams, batches and paginator: every method runs
 // on the main actor, so it writes the screen's state directly.

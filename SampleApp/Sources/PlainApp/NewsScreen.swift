@@ -1,4 +1,5 @@
 import EndpointKit
+import EndpointKitStreaming
 import Foundation
 
 /// The front page of the news app: the reader's name as its title, the latest articles, the

@@ -9,9 +9,7 @@ extension APIClient.Configuration {
     /// feature that is not configured is not in the list; downloads and streams serve only their
     /// own response types, so a plain request on a plain client meets none.
     func makeFeatures() -> [any ClientFeature] {
-        var features: [any ClientFeature] = [
-            DownloadFeature(folder: partialDownloadsDirectory), StreamingFeature(validation: validation),
-        ]
+        var features: [any ClientFeature] = [DownloadFeature(folder: partialDownloadsDirectory)]
         if let cache { features.append(CacheFeature(cache: cache, defaultPolicy: cachePolicy)) }
         if failsFastWhenOffline, let connectivity {
             features.append(OfflineFeature(stage: OfflineStage(monitor: connectivity)))

@@ -25,7 +25,7 @@ public final class APIClient: Sendable {
     /// The settings every request starts from.
     public let configuration: Configuration
     let builder: URLRequestBuilder
-    let processingQueue = DispatchQueue(label: "EndpointKit.APIClient.processing", attributes: .concurrent)
+    package let processingQueue = DispatchQueue(label: "EndpointKit.APIClient.processing", attributes: .concurrent)
     let registry = RequestRegistry()
     /// Where attempts go: the configured transport.
     let sender: TransportSender
@@ -163,6 +163,15 @@ public final class APIClient: Sendable {
         return execution.handle
     }
 
+    /// Starts a send for a module built on the core (a stream's connection, a batch's member, a
+    /// chain's step): its result goes where `route` says, and each response is processed on the
+    /// client's processing queue.
+    package func start<Request: APIRequest>(
+        _ request: Request, route: ResultDelivery<Request>.Route, options: SendOptions
+    ) -> RequestHandle {
+        perform(request, route: route, options: options)
+    }
+
     /// A send ready to ``RequestExecution/start()``, for a send that must wait for another first
     /// (the network half of `send(_:cached:completion:)` waits for the cache lookup). Its handle
     /// may be cancelled before it starts: it then completes as cancelled when started.
@@ -258,10 +267,12 @@ extension APIClient {
 
 /// Holds the handle of an async send so a Task cancellation that races its creation still
 /// cancels it.
-final class PendingHandle: Sendable {
+package final class PendingHandle: Sendable {
     private let state = Locked<(handle: RequestHandle?, cancelled: Bool)>((nil, false))
 
-    func set(_ handle: RequestHandle) {
+    package init() {}
+
+    package func set(_ handle: RequestHandle) {
         let cancelled = state.withLock { state -> Bool in
             state.handle = handle
             return state.cancelled
@@ -269,7 +280,7 @@ final class PendingHandle: Sendable {
         if cancelled { handle.cancel() }
     }
 
-    func cancel() {
+    package func cancel() {
         let handle = state.withLock { state -> RequestHandle? in
             state.cancelled = true
             return state.handle

@@ -7,9 +7,9 @@ import Dispatch
 /// caller, a stream's channel), and a thread delivering to that Task at the same moment holds
 /// that lock while it resumes the Task, which needs the status lock: a deadlock. Handed off, the
 /// cancel completes the work just after, once, as cancelled.
-enum TaskCancellationHandoff {
+package enum TaskCancellationHandoff {
     /// Runs `cancel` soon, on a global queue.
-    static func cancel(_ cancel: @escaping @Sendable () -> Void) {
+    package static func cancel(_ cancel: @escaping @Sendable () -> Void) {
         DispatchQueue.global().async(execute: cancel)
     }
 }

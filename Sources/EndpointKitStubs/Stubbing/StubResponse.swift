@@ -110,9 +110,9 @@ public struct StubResponse: Sendable, CustomStringConvertible {
         StubResponse(.file(url, status: status, headers: withContentType(contentType(of: url), headers)))
     }
 
-    /// A response whose body arrives in pieces, each after its delay: what a
-    /// ``/EndpointKit/StreamingRequest`` reads its elements from, so that code consuming a stream can be tested
-    /// without a server. The pieces honour the request's back-pressure (a full buffer holds the
+    /// A response whose body arrives in pieces, each after its delay: what a `StreamingRequest`
+    /// (EndpointKitStreaming) reads its elements from, so that code consuming a stream can be
+    /// tested without a server. The pieces honour the request's back-pressure (a full buffer holds the
     /// next piece back) and its idle and total timeouts. A request that does not stream gets the
     /// whole body at the end, as does a status the request does not accept.
     ///
@@ -121,7 +121,7 @@ public struct StubResponse: Sendable, CustomStringConvertible {
     /// ```
     ///
     /// An event stream reconnects when the body ends (as it would from a server): give the
-    /// request ``/EndpointKit/StreamReconnection/never``, or stub a sequence ending with `.status(204)`.
+    /// request `StreamReconnection.never`, or stub a sequence ending with `.status(204)`.
     /// - Parameters:
     ///   - chunks: The pieces, in order.
     ///   - status: The HTTP status; 200 by default.

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import EndpointKit
+@testable import EndpointKitStreaming
 
 final class LineSplitterTests: XCTestCase {
     private func lines(_ chunks: [String], limit: Int = 1 << 20) throws -> (lines: [String], rest: String?) {

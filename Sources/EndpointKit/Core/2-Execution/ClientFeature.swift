@@ -43,23 +43,38 @@ struct FeatureList: Sendable {
 }
 
 /// What one send asks of the client beyond its request.
-struct SendOptions: Sendable {
+package struct SendOptions: Sendable {
     /// Replaces the cache mode of the request's ``CachePolicy``.
     var cacheMode: CachePolicy.Mode?
     /// Whether the transfer's progress is published: the caller holds the send's handle (an
     /// awaited send, or one inside a batch or chain, has no handle of its own to read it from).
-    var reportsProgress = true
+    package var reportsProgress = true
     /// What the send site adds to the request's ``APIRequest/sendInfo``.
-    var info = SendInfo()
-    /// Where a streamed response body goes, for a send whose body is not collected; a feature
-    /// gives each attempt's transport its ``TransportRequest/bodySink``.
-    var bodyStream: (any BodyStreamSource)?
+    package var info = SendInfo()
+    /// A stage the send brings itself, from a module built on the core (a stream gives each
+    /// connection its body sink): it runs before the stages of the client's features.
+    package var stage: (any RequestStage)?
+    /// Whether the response body goes to a sink as it arrives instead of being collected (a
+    /// stream's): the cache neither answers nor stores such a send.
+    package var streamsBody = false
 
-    static let none = SendOptions()
+    package init(
+        reportsProgress: Bool = true, info: SendInfo = SendInfo(), stage: (any RequestStage)? = nil,
+        streamsBody: Bool = false
+    ) {
+        self.reportsProgress = reportsProgress
+        self.info = info
+        self.stage = stage
+        self.streamsBody = streamsBody
+    }
+
+    init(cacheMode: CachePolicy.Mode?, reportsProgress: Bool = true, info: SendInfo = SendInfo()) {
+        self.cacheMode = cacheMode
+        self.reportsProgress = reportsProgress
+        self.info = info
+    }
+
+    package static let none = SendOptions()
     /// An awaited send with no information of its own: no progress published.
     static let awaited = SendOptions(reportsProgress: false)
 }
-
-/// The destination of a send's streamed response bodies, attempt after attempt (see
-/// ``SendOptions/bodyStream``): opaque to the core, which only carries it to the features.
-protocol BodyStreamSource: AnyObject, Sendable {}

@@ -69,11 +69,15 @@ final class RequestExecution<Request: APIRequest>: Sendable {
         self.responseThread = responseThread ?? .processingQueue(client.processingQueue)
         sendSiteInfo = options.info
         let features = client.features.features(for: Request.Response.self)
-        if features.isEmpty {
+        if features.isEmpty, options.stage == nil {
             (stages, hooks, adapters, retriers) = ([], noHooks, [], [])
         } else {
             var stages: [any RequestStage] = []
             var hooks = noHooks
+            if let own = options.stage {
+                stages.append(own)
+                hooks.formUnion(own.hooks)
+            }
             for feature in features {
                 guard let stage = feature.stage(for: request, options: options) else { continue }
                 stages.append(stage)

@@ -16,7 +16,7 @@ import FoundationNetworking
 ///
 /// The protocol is internal: features live in this module, and what users plug in has its own
 /// public protocols (``RequestInterceptor``, ``RequestRetrier``, ``APIPlugin``, ``Transport``).
-protocol RequestStage: Sendable {
+package protocol RequestStage: Sendable {
     /// The hooks this stage implements; the execution calls only those.
     var hooks: StageHooks { get }
 
@@ -51,49 +51,53 @@ protocol RequestStage: Sendable {
 }
 
 extension RequestStage {
-    func adapt(_ request: URLRequest, context: RequestContext) async throws -> URLRequest { request }
-    func willSend(_ request: inout TransportRequest, context: RequestContext) -> StageAnswer? { nil }
-    func route(_ next: any AttemptSender) -> any AttemptSender { next }
-    func didReceive(
+    package func adapt(_ request: URLRequest, context: RequestContext) async throws -> URLRequest { request }
+    package func willSend(_ request: inout TransportRequest, context: RequestContext) -> StageAnswer? { nil }
+    package func route(_ next: any AttemptSender) -> any AttemptSender { next }
+    package func didReceive(
         _ outcome: inout Result<TransportResponse, TransportError>, source: inout ResponseSource,
         request: URLRequest, context: RequestContext
     ) {}
-    func didProcess<Value: Sendable>(
+    package func didProcess<Value: Sendable>(
         _ result: APIResult<Value>, response: TransportResponse?, source: ResponseSource
     ) -> APIResult<Value> {
         result
     }
-    func retry(after failure: APIFailure, request: URLRequest, context: RequestContext) async -> RetryDecision {
+    package func retry(after failure: APIFailure, request: URLRequest, context: RequestContext) async -> RetryDecision {
         .noOpinion
     }
-    func fallback(for error: TransportError) -> StageAnswer? { nil }
-    func didComplete<Value: Sendable>(_ result: APIResult<Value>, context: RequestContext, handle: RequestHandle) {}
+    package func fallback(for error: TransportError) -> StageAnswer? { nil }
+    package func didComplete<Value: Sendable>(
+        _ result: APIResult<Value>, context: RequestContext, handle: RequestHandle
+    ) {}
 }
 
 /// The hooks of a ``RequestStage``, so that the execution skips the others.
-struct StageHooks: OptionSet, Sendable {
-    let rawValue: UInt8
+package struct StageHooks: OptionSet, Sendable {
+    package let rawValue: UInt8
+
+    package init(rawValue: UInt8) { self.rawValue = rawValue }
 
     /// ``RequestStage/adapt(_:context:)``.
-    static let adapt = StageHooks(rawValue: 1 << 0)
+    package static let adapt = StageHooks(rawValue: 1 << 0)
     /// ``RequestStage/willSend(_:context:)``.
-    static let willSend = StageHooks(rawValue: 1 << 1)
+    package static let willSend = StageHooks(rawValue: 1 << 1)
     /// ``RequestStage/route(_:)``.
-    static let route = StageHooks(rawValue: 1 << 2)
+    package static let route = StageHooks(rawValue: 1 << 2)
     /// ``RequestStage/didReceive(_:source:request:context:)``.
-    static let didReceive = StageHooks(rawValue: 1 << 3)
+    package static let didReceive = StageHooks(rawValue: 1 << 3)
     /// ``RequestStage/didProcess(_:response:source:)``.
-    static let didProcess = StageHooks(rawValue: 1 << 4)
+    package static let didProcess = StageHooks(rawValue: 1 << 4)
     /// ``RequestStage/retry(after:request:context:)``.
-    static let retry = StageHooks(rawValue: 1 << 5)
+    package static let retry = StageHooks(rawValue: 1 << 5)
     /// ``RequestStage/fallback(for:)``.
-    static let fallback = StageHooks(rawValue: 1 << 6)
+    package static let fallback = StageHooks(rawValue: 1 << 6)
     /// ``RequestStage/didComplete(_:context:handle:)``.
-    static let didComplete = StageHooks(rawValue: 1 << 7)
+    package static let didComplete = StageHooks(rawValue: 1 << 7)
 }
 
 /// A stage's answer to a request in place of the network's.
-enum StageAnswer: Sendable {
+package enum StageAnswer: Sendable {
     /// A response to validate and decode as if it had come from `source`.
     case response(TransportResponse, source: ResponseSource)
     /// A failure to complete with.

@@ -5,7 +5,7 @@ import FoundationNetworking
 #endif
 
 /// Hands one attempt to a transport: the client's, or a stage in front of it (coalescing).
-protocol AttemptSender: Sendable {
+package protocol AttemptSender: Sendable {
     /// Starts the transfer of `request`, built from `endpoint`.
     func send<Request: APIRequest>(
         _ request: TransportRequest, for endpoint: Request,

@@ -106,7 +106,7 @@ extension Data {
 
 extension Error {
     /// A one-line description; for `DecodingError`, the key path and what was wrong.
-    var readableDescription: String {
+    package var readableDescription: String {
         guard let error = self as? DecodingError else { return String(describing: self) }
         func path(_ context: DecodingError.Context) -> String {
             let keys = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()

@@ -32,7 +32,7 @@ extension APIRequestDelegate {
 
 extension APIRequestDelegate {
     /// Calls the method that matches `result`.
-    func receive<Request: APIRequest>(_ result: APIResult<Request.Response>, for request: Request) {
+    package func receive<Request: APIRequest>(_ result: APIResult<Request.Response>, for request: Request) {
         switch result {
         case .success(let value, let metadata): self.request(request, didSucceedWith: value, metadata: metadata)
         case .serverFailure(let failure): self.request(request, didFailOnServer: failure)

@@ -5,9 +5,9 @@ import Dispatch
 ///
 /// The closure runs first, then the delegates (on the main actor): in the same turn of the main
 /// queue when the closure runs on the main actor, in a later one otherwise.
-enum ResultDelivery<Request: APIRequest> {
+package enum ResultDelivery<Request: APIRequest> {
     /// Where the closure runs.
-    enum Route: Sendable {
+    package enum Route: Sendable {
         /// On the main actor, in a later turn of the main queue: every closure form's default.
         case mainActor(@MainActor @Sendable (APIResult<Request.Response>) -> Void)
         /// On a queue the caller chose (``APIClient/send(_:info:on:progress:completion:)``).

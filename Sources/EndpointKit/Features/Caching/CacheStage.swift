@@ -113,7 +113,7 @@ struct CacheFeature: ClientFeature {
         let policy = request.cachePolicy ?? defaultPolicy
         let method = request.method
         // A streamed body is never stored, nor answered from the cache.
-        guard policy.cacheableMethods.contains(method), options.bodyStream == nil else {
+        guard policy.cacheableMethods.contains(method), !options.streamsBody else {
             return options.cacheMode == .cacheOnly ? NotCachedStage() : nil
         }
         return CacheStage(cache: cache, policy: policy, mode: options.cacheMode ?? policy.mode, method: method)

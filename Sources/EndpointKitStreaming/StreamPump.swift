@@ -1,4 +1,5 @@
 import Dispatch
+import EndpointKit
 import Foundation
 
 /// The reading side of one stream for closure and delegate code: takes pieces in batches and

@@ -1,4 +1,6 @@
-/// What a stream amounted to, once it ended: the value of a successful stream's ``APIResult``
+import EndpointKit
+
+/// What a stream amounted to, once it ended: the value of a successful stream's ``/EndpointKit/APIResult``
 /// (closures and delegates), and ``ResponseStream/summary`` after an async loop, however the
 /// stream ended.
 public struct StreamSummary: Sendable, Hashable {

@@ -1,3 +1,4 @@
+import EndpointKit
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -12,7 +13,7 @@ import FoundationNetworking
 /// buffer down to half, the transfer resumes. The end of the stream (its result) comes after the
 /// last piece. Only the current connection may add pieces: a connection that ended, or one a
 /// newer connection replaced, adds nothing more.
-final class StreamChannel: BodyStreamSource {
+final class StreamChannel: Sendable {
     /// What the reader gets.
     enum Taken {
         /// Pieces, in order.
@@ -145,7 +146,7 @@ final class StreamChannel: BodyStreamSource {
     /// Calls the reader's waiter, if any, inside the lock: the reader takes this lock before it
     /// waits again, so that wait is ordered after the wake-up (the Swift runtime's own hand-off,
     /// when a resume wins the race with the await, is invisible to the thread sanitizer). So the
-    /// reader's cancellation handler hands its cancel off (``TaskCancellationHandoff``).
+    /// reader's cancellation handler hands its cancel off (``/EndpointKit/TaskCancellationHandoff``).
     private static func wake(_ state: inout State) {
         let waiter = state.waiter
         state.waiter = nil

@@ -1,10 +1,11 @@
+import EndpointKit
 import Foundation
 
 /// An endpoint whose response is read as a stream of elements while it arrives: raw chunks,
 /// lines, newline-delimited JSON, or Server-Sent Events.
 ///
 /// It is an endpoint like any other (path, method, parameters, headers, envelope for its error
-/// body), sent through the same ``APIClient``, its interceptors, authentication and retries of
+/// body), sent through the same ``/EndpointKit/APIClient``, its interceptors, authentication and retries of
 /// the connection attempt; ``format`` says how the body becomes elements.
 ///
 /// ```swift
@@ -21,8 +22,8 @@ import Foundation
 /// }
 /// ```
 ///
-/// A status the validation does not accept (a non-2xx by default) is a ``ServerFailure`` with the
-/// body, as for any request; a connection cut in the middle is a ``TransportError`` after the
+/// A status the validation does not accept (a non-2xx by default) is a ``/EndpointKit/ServerFailure`` with the
+/// body, as for any request; a connection cut in the middle is a ``/EndpointKit/TransportError`` after the
 /// elements already delivered. A retry (the client's retrier, an interceptor refreshing a token)
 /// only happens before the first element: after that the request would deliver them again.
 /// Server-Sent Events reconnect instead, as ``reconnection`` says.
@@ -49,7 +50,7 @@ extension StreamingRequest {
     public var reconnection: StreamReconnection { .default }
     /// `false`: every stream has its own transfer.
     public var coalescesIdenticalRequests: Bool? { false }
-    /// ``CachePolicy/disabled``: a stream is never stored or answered from the cache.
+    /// ``/EndpointKit/CachePolicy/disabled``: a stream is never stored or answered from the cache.
     public var cachePolicy: CachePolicy? { .disabled }
 
     /// An empty summary; the client fills it in when the stream ends.

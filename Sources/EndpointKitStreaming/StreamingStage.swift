@@ -1,3 +1,4 @@
+import EndpointKit
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -65,19 +66,5 @@ final class StreamingStage: RequestStage {
 
     func retry(after failure: APIFailure, request: URLRequest, context: RequestContext) async -> RetryDecision {
         channel.connectionFrames > 0 ? .stop : .noOpinion
-    }
-}
-
-/// The feature that gives every streamed send its ``StreamingStage``.
-struct StreamingFeature: ClientFeature {
-    /// The client's validation, for requests that have none of their own.
-    let validation: ResponseValidation
-
-    /// Streams end with their summary.
-    var responseType: Any.Type? { StreamSummary.self }
-
-    func stage<Request: APIRequest>(for request: Request, options: SendOptions) -> (any RequestStage)? {
-        guard let source = options.bodyStream, let channel = source as? StreamChannel else { return nil }
-        return StreamingStage(channel: channel, validation: request.validation ?? validation)
     }
 }

@@ -1,3 +1,4 @@
+import EndpointKit
 import Foundation
 
 /// Parses a `text/event-stream` body into ``ServerSentEvent``s by the WHATWG rules, chunk by
@@ -53,8 +54,9 @@ package struct ServerSentEventParser: Sendable {
 
     /// Reads the next bytes of the stream.
     /// - Returns: The events the bytes complete, in order.
-    /// - Throws: ``TransportError`` with ``TransportError/Reason/responseTooLarge(limit:)`` when a
-    ///   line or an event's data passes ``maximumEventSize``.
+    /// - Throws: ``/EndpointKit/TransportError`` with
+    ///   ``/EndpointKit/TransportError/Reason/responseTooLarge(limit:)`` when a line or an event's
+    ///   data passes ``maximumEventSize``.
     package mutating func parse(_ bytes: UnsafeRawBufferPointer) throws -> [ServerSentEvent] {
         var events: [ServerSentEvent] = []
         // The splitter is moved out while it calls back into this parser.

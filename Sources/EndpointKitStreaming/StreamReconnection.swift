@@ -1,3 +1,4 @@
+import EndpointKit
 import Foundation
 
 /// How an event stream reconnects when the server closes it or the connection drops, as
@@ -5,7 +6,7 @@ import Foundation
 /// `Last-Event-ID` it got to, with a growing wait while reconnections bring no event.
 ///
 /// A stream reconnects only once it was established (a first connection that fails is the
-/// retrier's business, see ``APIRequest/retrier``). It ends instead on a status the validation
+/// retrier's business, see ``/EndpointKit/APIRequest/retrier``). It ends instead on a status the validation
 /// does not accept, on a `204 No Content` (the server's way to say "stop"), when cancelled, or
 /// after ``maximumReconnects``.
 ///

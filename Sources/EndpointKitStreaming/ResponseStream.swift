@@ -1,10 +1,12 @@
-/// A stream's elements as an `AsyncSequence`, from ``APIClient/stream(_:info:)``.
+import EndpointKit
+
+/// A stream's elements as an `AsyncSequence`, from ``EndpointKit/APIClient/stream(_:info:)``.
 ///
 /// Iterating sends the request; elements come as they arrive, and a reader that is behind holds
 /// the transfer back (see ``StreamingRequest/bufferSize``). Leaving the loop, or cancelling the
 /// Task, cancels the transfer. The loop ends normally when the stream does; a stream that fails
-/// throws its ``ServerFailure`` (a status the validation refused, with its body) or
-/// ``TransportError`` (a cut connection, after the elements that came before it; a cancelled
+/// throws its ``/EndpointKit/ServerFailure`` (a status the validation refused, with its body) or
+/// ``/EndpointKit/TransportError`` (a cut connection, after the elements that came before it; a cancelled
 /// Task; an element that did not decode).
 ///
 /// Keep the stream in a constant to read its ``summary`` once the loop is over, however it ended:
@@ -21,7 +23,7 @@
 ///
 /// Each iteration sends the request again.
 public struct ResponseStream<Element: Sendable>: AsyncSequence, Sendable {
-    /// Any error: ``ServerFailure`` or ``TransportError``.
+    /// Any error: ``/EndpointKit/ServerFailure`` or ``/EndpointKit/TransportError``.
     public typealias Failure = any Error
 
     private let start: @Sendable () -> StreamReader<Element>

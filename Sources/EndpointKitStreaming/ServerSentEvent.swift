@@ -1,3 +1,4 @@
+import EndpointKit
 import Foundation
 
 /// One Server-Sent Event (`text/event-stream`), as dispatched by `ServerSentEventParser`.

@@ -1,3 +1,4 @@
+import EndpointKit
 import Foundation
 
 /// Cuts a byte stream into lines ending in LF, CR or CRLF, across chunk boundaries: a line may
@@ -18,8 +19,9 @@ struct LineSplitter: Sendable {
 
     /// Calls `body` with each complete line of `bytes`, without its line end, in order; the
     /// unfinished rest waits for the next chunk.
-    /// - Throws: ``TransportError`` (``TransportError/Reason/responseTooLarge(limit:)``) for a
-    ///   line over the limit, or what `body` throws.
+    /// - Throws: ``/EndpointKit/TransportError``
+    ///   (``/EndpointKit/TransportError/Reason/responseTooLarge(limit:)``) for a line over the
+    ///   limit, or what `body` throws.
     mutating func split(_ bytes: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), !bytes.isEmpty else { return }
         let count = bytes.count

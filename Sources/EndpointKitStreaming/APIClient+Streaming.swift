@@ -1,4 +1,5 @@
 import Dispatch
+import EndpointKit
 import Foundation
 
 extension APIClient {
@@ -12,12 +13,12 @@ extension APIClient {
     /// ```
     /// - Parameters:
     ///   - request: The streaming endpoint.
-    ///   - info: What this send tells plugins, added to the request's ``APIRequest/sendInfo``.
+    ///   - info: What this send tells plugins, added to the request's ``/EndpointKit/APIRequest/sendInfo``.
     ///     Empty by default.
-    /// - Returns: The elements; the loop throws the ``ServerFailure`` or ``TransportError`` the
-    ///   stream ends with (see ``ResponseStream``).
+    /// - Returns: The elements; the loop throws the ``/EndpointKit/ServerFailure`` or
+    ///   ``/EndpointKit/TransportError`` the stream ends with (see ``ResponseStream``).
     public func stream<Request: StreamingRequest>(
-        _ request: Request, info: SendInfo = .empty
+        _ request: Request, info: SendInfo = SendInfo()
     ) -> ResponseStream<Request.Element> {
         ResponseStream { [self] in
             let run = StreamRun(client: self, request: request, info: info)
@@ -39,16 +40,16 @@ extension APIClient {
     /// ```
     /// - Parameters:
     ///   - request: The streaming endpoint.
-    ///   - info: What this send tells plugins, added to the request's ``APIRequest/sendInfo``.
+    ///   - info: What this send tells plugins, added to the request's ``/EndpointKit/APIRequest/sendInfo``.
     ///     Empty by default.
     ///   - onElement: Called with each element, in order. The next one waits until it returns, and
     ///     the transfer waits when the buffer is full.
     ///   - completion: Called once after the last element: the ``StreamSummary``, or the failure.
     /// - Returns: A handle that cancels the stream (nothing else is delivered, then the completion
-    ///   reports ``TransportError/Reason/cancelled``).
+    ///   reports ``/EndpointKit/TransportError/Reason/cancelled``).
     @discardableResult
     public func stream<Request: StreamingRequest>(
-        _ request: Request, info: SendInfo = .empty,
+        _ request: Request, info: SendInfo = SendInfo(),
         onElement: @escaping @MainActor @Sendable (Request.Element) -> Void,
         completion: @escaping @MainActor @Sendable (APIResult<StreamSummary>) -> Void
     ) -> RequestHandle {
@@ -71,14 +72,14 @@ extension APIClient {
     /// ```
     /// - Parameters:
     ///   - request: The streaming endpoint.
-    ///   - info: What this send tells plugins, added to the request's ``APIRequest/sendInfo``.
+    ///   - info: What this send tells plugins, added to the request's ``/EndpointKit/APIRequest/sendInfo``.
     ///     Empty by default.
     ///   - delegate: Told each element, then the end; held weakly: the stream is cancelled once it
     ///     is gone.
     /// - Returns: A handle that cancels the stream.
     @discardableResult
     public func stream<Request: StreamingRequest>(
-        _ request: Request, info: SendInfo = .empty, delegate: any StreamingRequestDelegate
+        _ request: Request, info: SendInfo = SendInfo(), delegate: any StreamingRequestDelegate
     ) -> RequestHandle {
         let listener = WeakReference<any StreamingRequestDelegate>(delegate)
         let run = StreamRun(client: self, request: request, info: info)

@@ -1,3 +1,4 @@
+import EndpointKit
 import Foundation
 
 /// How a streamed body is cut into pieces before they become elements.
@@ -63,7 +64,7 @@ struct StreamFramer: Sendable {
     }
 
     /// The pieces `bytes` completes.
-    /// - Throws: ``TransportError`` for a line or an event over the limit.
+    /// - Throws: ``/EndpointKit/TransportError`` for a line or an event over the limit.
     mutating func frames(in bytes: UnsafeRawBufferPointer) throws -> [StreamFrame] {
         switch state {
         case .chunks:

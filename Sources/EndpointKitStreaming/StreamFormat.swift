@@ -1,3 +1,4 @@
+import EndpointKit
 import Foundation
 
 /// How a streamed body becomes elements (``StreamingRequest/format``).
@@ -25,7 +26,7 @@ public struct StreamFormat<Element: Sendable>: Sendable {
     }
 
     /// The same pieces turned into other elements; an error thrown ends the stream with
-    /// ``TransportError/Reason/decodingFailed``.
+    /// ``/EndpointKit/TransportError/Reason/decodingFailed``.
     public func map<Other: Sendable>(_ transform: @escaping @Sendable (Element) throws -> Other) -> StreamFormat<Other>
     {
         let element = self.element
@@ -64,7 +65,7 @@ extension StreamFormat where Element == ServerSentEvent {
 extension StreamFormat {
     /// Server-Sent Events, each turned into an element by `transform` (for example its JSON
     /// data decoded); an error thrown ends the stream with
-    /// ``TransportError/Reason/decodingFailed``.
+    /// ``/EndpointKit/TransportError/Reason/decodingFailed``.
     public static func serverSentEvents(
         _ transform: @escaping @Sendable (ServerSentEvent) throws -> Element
     ) -> StreamFormat<Element> {
@@ -72,7 +73,7 @@ extension StreamFormat {
     }
 
     /// The body's lines, each turned into an element by `transform`; an error thrown ends the
-    /// stream with ``TransportError/Reason/decodingFailed``.
+    /// stream with ``/EndpointKit/TransportError/Reason/decodingFailed``.
     public static func lines(_ transform: @escaping @Sendable (String) throws -> Element) -> StreamFormat<Element> {
         StreamFormat<String>.lines.map(transform)
     }

@@ -1,3 +1,4 @@
+import EndpointKit
 import Foundation
 
 /// What the readers of a stream need from its run, whatever the request type.
@@ -54,7 +55,7 @@ final class StreamReader<Element: Sendable>: @unchecked Sendable {
     }
 
     /// The next element; `nil` after a stream that ended normally.
-    /// - Throws: The ``ServerFailure`` or ``TransportError`` the stream ended with, once.
+    /// - Throws: The ``/EndpointKit/ServerFailure`` or ``/EndpointKit/TransportError`` the stream ended with, once.
     func next() async throws -> Element? {
         let channel = controller.channel
         while !isFinished {

@@ -1,5 +1,7 @@
+import EndpointKit
+
 /// Hears a stream's elements as they arrive, on the main actor, and its end through the
-/// ``APIRequestDelegate`` methods (``APIRequestDelegate/request(_:didSucceedWith:metadata:)``
+/// ``/EndpointKit/APIRequestDelegate`` methods (``/EndpointKit/APIRequestDelegate/request(_:didSucceedWith:metadata:)``
 /// with the ``StreamSummary``, or a failure). Held weakly: once it is gone the stream is
 /// cancelled.
 ///

@@ -1,11 +1,12 @@
 import Dispatch
+import EndpointKit
 import Foundation
 
 /// One stream from its first connection to the reader taking its end: sends the request (each
 /// connection is an ordinary send, with interceptors, plugins and retries of the attempt),
 /// reconnects an event stream, and ends the channel once, with the result the reader gets.
 ///
-/// The stream's handle (a ``CompositeRun``) is registered with the client, so cancelling it, its
+/// The stream's handle (a ``/EndpointKit/CompositeRun``) is registered with the client, so cancelling it, its
 /// tag or every request ends the stream as cancelled; it completes when the reader took the end.
 final class StreamRun<Request: StreamingRequest>: Sendable {
     private struct State {
@@ -66,8 +67,10 @@ final class StreamRun<Request: StreamingRequest>: Sendable {
 
     private func connect() {
         guard !state.withLock({ $0.isEnded }) else { return }
-        let options = SendOptions(reportsProgress: false, info: info, bodyStream: channel)
-        let handle = client.perform(request, route: .inPlace { [self] in ended($0) }, options: options)
+        let stage = StreamingStage(
+            channel: channel, validation: request.validation ?? client.configuration.validation)
+        let options = SendOptions(reportsProgress: false, info: info, stage: stage, streamsBody: true)
+        let handle = client.start(request, route: .inPlace { [self] in ended($0) }, options: options)
         let isEnded = state.withLock { state -> Bool in
             if !state.isEnded { state.connection = handle }
             return state.isEnded
