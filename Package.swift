@@ -13,6 +13,7 @@ let package = Package(
         // Features an app opts into, one `import` each: the core does not know them.
         .library(name: "EndpointKitFeedback", targets: ["EndpointKitFeedback"]),
         .library(name: "EndpointKitStreaming", targets: ["EndpointKitStreaming"]),
+        .library(name: "EndpointKitOutbox", targets: ["EndpointKitOutbox"]),
         .executable(name: "endpointkit-demo", targets: ["EndpointKitDemo"]),
     ],
     targets: [
@@ -36,6 +37,8 @@ let package = Package(
         .target(name: "EndpointKitFeedback", dependencies: ["EndpointKit"]),
         // Responses read as they arrive: chunks, lines, NDJSON, Server-Sent Events.
         .target(name: "EndpointKitStreaming", dependencies: ["EndpointKit"]),
+        // Writes that must reach the server: durable on enqueue, sent once, through kills.
+        .target(name: "EndpointKitOutbox", dependencies: ["EndpointKit"]),
         // Loopback HTTP/1.1 server used by the tests and the demo (and, through a symbolic link, by
         // the benchmark package in Bench/); not part of any library product.
         .target(name: "EndpointKitTestServer"),
@@ -45,12 +48,12 @@ let package = Package(
         ),
         // A process the outbox tests start, kill with SIGKILL and start again on the same
         // directory (OutboxKillTests, OutboxDiskFaultTests); not a product.
-        .executableTarget(name: "EndpointKitOutboxChild", dependencies: ["EndpointKit"]),
+        .executableTarget(name: "EndpointKitOutboxChild", dependencies: ["EndpointKit", "EndpointKitOutbox"]),
         .testTarget(
             name: "EndpointKitTests",
             dependencies: [
                 "EndpointKit", "EndpointKitTesting", "EndpointKitTestServer", "EndpointKitXML", "EndpointKitFeedback",
-                "EndpointKitStreaming",
+                "EndpointKitStreaming", "EndpointKitOutbox",
             ]
         ),
         .testTarget(name: "EndpointKitTestServerTests", dependencies: ["EndpointKitTestServer"]),

@@ -1,4 +1,5 @@
 import EndpointKit
+import EndpointKitOutbox
 import Foundation
 
 // The outbox tests' child process: opens an outbox on a directory (resuming what an earlier,

@@ -24,7 +24,7 @@ import FoundationNetworking
 public final class APIClient: Sendable {
     /// The settings every request starts from.
     public let configuration: Configuration
-    let builder: URLRequestBuilder
+    package let builder: URLRequestBuilder
     package let processingQueue = DispatchQueue(label: "EndpointKit.APIClient.processing", attributes: .concurrent)
     let registry = RequestRegistry()
     /// Where attempts go: the configured transport.

@@ -1,9 +1,9 @@
 import Foundation
 
 /// Facts about local files that uploads, downloads and the cache ask for.
-enum LocalFile {
+package enum LocalFile {
     /// The size of the item at `url`, or `nil` when there is none.
-    static func size(_ url: URL) -> Int64? {
+    package static func size(_ url: URL) -> Int64? {
         (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value
     }
 

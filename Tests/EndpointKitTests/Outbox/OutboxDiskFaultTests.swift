@@ -1,4 +1,5 @@
 import EndpointKit
+import EndpointKitOutbox
 import EndpointKitTestServer
 import Foundation
 import XCTest

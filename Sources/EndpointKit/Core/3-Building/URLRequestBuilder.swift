@@ -12,7 +12,7 @@ import FoundationNetworking
 /// defaults, then the request's (which win), then `Content-Type` from the body unless already set.
 ///
 /// A class: the client keeps one, and each attempt uses it without copying the configuration in it.
-final class URLRequestBuilder: Sendable {
+package final class URLRequestBuilder: Sendable {
     let configuration: APIClient.Configuration
     /// The client's base URL, split once.
     private let clientBase: BaseURL?
@@ -24,10 +24,16 @@ final class URLRequestBuilder: Sendable {
 
     /// A built request: the `URLRequest`, plus a file to stream as its body and temporary files to
     /// remove when the request completes.
-    struct Built {
-        var urlRequest: URLRequest
-        var bodyFile: URL?
-        var temporaryFiles: [URL] = []
+    package struct Built: Sendable {
+        package var urlRequest: URLRequest
+        package var bodyFile: URL?
+        package var temporaryFiles: [URL] = []
+
+        package init(urlRequest: URLRequest, bodyFile: URL? = nil, temporaryFiles: [URL] = []) {
+            self.urlRequest = urlRequest
+            self.bodyFile = bodyFile
+            self.temporaryFiles = temporaryFiles
+        }
     }
 
     /// Builds the `URLRequest` only, with any multipart body in memory (for inspection).
@@ -36,7 +42,7 @@ final class URLRequestBuilder: Sendable {
     }
 
     /// Builds a request to send, outside a send (a feature storing it for later).
-    func makeRequest<Request: APIRequest>(for request: Request) throws(RequestBuildError) -> Built {
+    package func makeRequest<Request: APIRequest>(for request: Request) throws(RequestBuildError) -> Built {
         try makeRequest(for: ResolvedRequest(request, configuration: configuration))
     }
 
@@ -213,7 +219,7 @@ final class URLRequestBuilder: Sendable {
 /// A request built earlier by ``URLRequestBuilder/makeRequest(for:inspecting:)`` and kept (by a
 /// feature that stores requests), sent as it was built: only the interceptors and later stages
 /// change it.
-protocol PrebuiltRequest: APIRequest, AnyObject {
+package protocol PrebuiltRequest: APIRequest, AnyObject {
     /// The request as it was built.
     var built: URLRequestBuilder.Built { get }
 }

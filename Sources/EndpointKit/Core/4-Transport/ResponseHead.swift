@@ -13,7 +13,7 @@ import FoundationNetworking
 /// validation, caching and the redirect policy read them directly, and the `HTTPURLResponse` is
 /// made once, the first time ``response`` is read (for example through
 /// ``ResponseMetadata/response``).
-final class ResponseHead: @unchecked Sendable {
+package final class ResponseHead: @unchecked Sendable {
     /// The status code.
     let statusCode: Int
     /// The URL the response came from.
@@ -58,7 +58,7 @@ final class ResponseHead: @unchecked Sendable {
 
     /// A head from parsed fields; the `HTTPURLResponse` with the fields is made on first use.
     /// - Returns: `nil` when `statusCode` is not a valid HTTP status (100-999).
-    convenience init?(
+    package convenience init?(
         url: URL, statusCode: Int, httpVersion: String = "HTTP/1.1", fields: [(name: String, value: String)]
     ) {
         var lines = HeaderLines()

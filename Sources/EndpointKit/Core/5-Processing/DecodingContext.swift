@@ -40,7 +40,7 @@ public final class DecodingContext {
     }
 
     /// Creates a context for the body in `metadata`.
-    init(metadata: ResponseMetadata, decoder: JSONDecoder, envelope: any ResponseEnvelope, fileURL: URL?) {
+    package init(metadata: ResponseMetadata, decoder: JSONDecoder, envelope: any ResponseEnvelope, fileURL: URL?) {
         self.metadata = metadata
         self.fileURL = fileURL
         data = metadata.data

@@ -67,7 +67,9 @@ public struct ResponseMetadata: Sendable {
         self.init(request: request, head: ResponseHead(response), data: data, elapsed: elapsed, envelope: envelope)
     }
 
-    init(request: URLRequest, head: ResponseHead, data: Data, elapsed: TimeInterval, envelope: EnvelopeInfo? = nil) {
+    package init(
+        request: URLRequest, head: ResponseHead, data: Data, elapsed: TimeInterval, envelope: EnvelopeInfo? = nil
+    ) {
         exchange = Exchange(request: request, head: head, data: data, elapsed: elapsed)
         envelopeBox = envelope.map(EnvelopeBox.init)
     }

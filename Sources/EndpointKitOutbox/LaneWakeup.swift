@@ -1,4 +1,5 @@
 import Dispatch
+import EndpointKit
 
 /// How a lane waits between attempts: for a time, and, after a failure for want of a network,
 /// also until the connectivity monitor sees the network come back. The network's return while the

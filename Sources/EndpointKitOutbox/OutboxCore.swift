@@ -1,3 +1,4 @@
+import EndpointKit
 import Foundation
 
 #if canImport(FoundationNetworking)

@@ -1,3 +1,4 @@
+import EndpointKit
 import Foundation
 
 /// The framing of every file an ``Outbox`` writes: a magic line, the length of a JSON header, the

@@ -1,3 +1,4 @@
+import EndpointKit
 import Foundation
 
 /// An entry as the outbox holds it in memory: its record (the body stays on disk) and the bytes

@@ -1,3 +1,4 @@
+import EndpointKit
 import Foundation
 
 /// How an ``Outbox`` entry ended, told once to the app (``Outbox/results``, ``Outbox/onResult(_:)``,
@@ -20,7 +21,7 @@ public struct OutboxResult: Sendable {
         /// success, with an envelope). The entry is gone from the outbox.
         case succeeded(OutboxResponse)
         /// The server answered with an accepted status but its envelope said "no"
-        /// (``ServerFailure/Kind/businessStatus``). A server that honours the idempotency key
+        /// (``/EndpointKit/ServerFailure/Kind/businessStatus``). A server that honours the idempotency key
         /// answers every retry the same way, so the entry is gone: enqueue a corrected one.
         case failedOnServer(ServerFailure)
         /// The server refused it (a 4xx other than those retried, see

@@ -1,3 +1,5 @@
+import EndpointKit
+
 /// The results of an ``Outbox``'s entries as an async sequence (``Outbox/results``).
 ///
 /// Each iteration starts with the results nobody has heard yet (from this launch or an earlier

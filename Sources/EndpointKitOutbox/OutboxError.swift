@@ -1,3 +1,4 @@
+import EndpointKit
 import Foundation
 
 /// Why an ``Outbox`` could not be opened, or could not take or change an entry. An entry is never
@@ -15,7 +16,7 @@ public enum OutboxError: Error, Sendable, Hashable, CustomStringConvertible {
     case directoryInUse(path: String)
     /// Any other failure of the file system (an I/O error, a name too long...).
     case fileSystemError(path: String, reason: String)
-    /// The request could not be built, so there is nothing to store (see ``RequestBuildError``).
+    /// The request could not be built, so there is nothing to store (see ``/EndpointKit/RequestBuildError``).
     case requestBuildFailed(RequestBuildError)
     /// No dead letter has this identifier (already retried, discarded or never there).
     case noSuchEntry(OutboxEntry.ID)

@@ -1,3 +1,4 @@
+import EndpointKit
 import Foundation
 
 /// A request stored in an ``Outbox``: waiting to be sent (``Outbox/pending``) or refused by the

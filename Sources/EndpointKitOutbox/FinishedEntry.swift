@@ -1,3 +1,4 @@
+import EndpointKit
 import Foundation
 
 /// An entry's result before the app has heard it: in memory, and in the results folder (as a

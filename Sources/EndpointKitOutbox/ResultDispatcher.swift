@@ -1,4 +1,5 @@
 import Dispatch
+import EndpointKit
 import Foundation
 
 /// Hands every result to the app once: to the listeners attached when it comes (the

@@ -1,18 +1,19 @@
+import EndpointKit
 import Foundation
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
-/// An ``APIFailure`` as an outbox file keeps it (a dead letter's reason, a result not yet handed
+/// An ``/EndpointKit/APIFailure`` as an outbox file keeps it (a dead letter's reason, a result not yet handed
 /// over), and made again from the file after a relaunch.
 struct StoredFailure: Codable, Sendable {
-    /// Whether the server answered (a ``ServerFailure``); otherwise a ``TransportError``.
+    /// Whether the server answered (a ``/EndpointKit/ServerFailure``); otherwise a ``/EndpointKit/TransportError``.
     var isServerFailure: Bool
     var isBusinessStatus: Bool
     var code: EnvelopeScalar?
     var message: String?
-    /// The name of the ``TransportError/Reason``, for a transport error.
+    /// The name of the ``/EndpointKit/TransportError/Reason``, for a transport error.
     var reason: String?
     /// The value a reason carries (a content type, a size limit).
     var reasonDetail: String?
@@ -76,7 +77,7 @@ struct StoredFailure: Codable, Sendable {
     }
 }
 
-/// A response as an outbox file keeps it: enough to make its ``ResponseMetadata`` again.
+/// A response as an outbox file keeps it: enough to make its ``/EndpointKit/ResponseMetadata`` again.
 struct StoredResponse: Codable, Sendable {
     var url: String
     var method: String

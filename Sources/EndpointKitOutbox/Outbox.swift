@@ -1,3 +1,4 @@
+import EndpointKit
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -25,7 +26,7 @@ import FoundationNetworking
 /// plugins and result classification, one lane at a time in order (``defaultLane``, or lanes of
 /// your own that run side by side). Offline, a timeout, a lost connection, a 5xx, 408 or 429
 /// keep the entry and retry it with backoff (honouring `Retry-After`, early when the
-/// ``ConnectivityMonitor`` sees the network come back); any other refusal moves it to
+/// ``/EndpointKit/ConnectivityMonitor`` sees the network come back); any other refusal moves it to
 /// ``deadLetters``. Each entry's result reaches the app once (``results``, ``onResult(_:)``,
 /// ``delegate``), also when it ended while nothing listened.
 ///

@@ -1,3 +1,4 @@
+import EndpointKit
 import Foundation
 
 extension Outbox {
@@ -27,9 +28,9 @@ extension Outbox {
         /// A server that follows the IETF draft answers 409 while the first request with the key is
         /// still being processed: add 409 for such a server.
         public var retriedStatusCodes: Set<Int>
-        /// The monitor whose return to ``ConnectivityMonitor/Status/online`` ends a wait early and
-        /// whose ``ConnectivityMonitor/Status/offline`` holds sending back. `nil` by default: the
-        /// client's ``APIClient/Configuration/connectivity``, if it has one.
+        /// The monitor whose return to ``/EndpointKit/ConnectivityMonitor/Status/online`` ends a wait early and
+        /// whose ``/EndpointKit/ConnectivityMonitor/Status/offline`` holds sending back. `nil` by default: the
+        /// client's ``/EndpointKit/APIClient/Configuration/connectivity``, if it has one.
         public var connectivity: ConnectivityMonitor?
 
         /// Creates the default configuration.

@@ -1,3 +1,4 @@
+import EndpointKit
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -5,11 +6,11 @@ import FoundationNetworking
 #endif
 
 /// One attempt at an outbox entry, as an endpoint the client sends: the request stored at enqueue,
-/// given to the client already built (``PrebuiltRequest``), so that only its interceptors
+/// given to the client already built (``/EndpointKit/PrebuiltRequest``), so that only its interceptors
 /// (a fresh token), plugins, transport and result classification act on it.
 ///
 /// The client's retrier is not asked (``retrier`` never retries): the outbox decides when to try
-/// again. Responses are checked against the envelope's business status (as an ``Empty`` response
+/// again. Responses are checked against the envelope's business status (as an ``/EndpointKit/Empty`` response
 /// is) and decoded as the registered type only when the result is handed over.
 final class OutboxRequest: PrebuiltRequest {
     typealias Response = Empty

@@ -1,3 +1,5 @@
+import EndpointKit
+
 /// Hears every ``Outbox`` result on the main actor, as ``Outbox/onResult(_:)`` does. Held weakly.
 @MainActor
 public protocol OutboxDelegate: AnyObject {
