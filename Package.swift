@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "EndpointKitFeedback", targets: ["EndpointKitFeedback"]),
         .library(name: "EndpointKitStreaming", targets: ["EndpointKitStreaming"]),
         .library(name: "EndpointKitOutbox", targets: ["EndpointKitOutbox"]),
+        .library(name: "EndpointKitComposition", targets: ["EndpointKitComposition"]),
         .executable(name: "endpointkit-demo", targets: ["EndpointKitDemo"]),
     ],
     targets: [
@@ -39,6 +40,8 @@ let package = Package(
         .target(name: "EndpointKitStreaming", dependencies: ["EndpointKit"]),
         // Writes that must reach the server: durable on enqueue, sent once, through kills.
         .target(name: "EndpointKitOutbox", dependencies: ["EndpointKit"]),
+        // Batches and chains of requests (YTKNetwork's YTKBatchRequest and YTKChainRequest).
+        .target(name: "EndpointKitComposition", dependencies: ["EndpointKit"]),
         // Loopback HTTP/1.1 server used by the tests and the demo (and, through a symbolic link, by
         // the benchmark package in Bench/); not part of any library product.
         .target(name: "EndpointKitTestServer"),
@@ -53,7 +56,7 @@ let package = Package(
             name: "EndpointKitTests",
             dependencies: [
                 "EndpointKit", "EndpointKitTesting", "EndpointKitTestServer", "EndpointKitXML", "EndpointKitFeedback",
-                "EndpointKitStreaming", "EndpointKitOutbox",
+                "EndpointKitStreaming", "EndpointKitOutbox", "EndpointKitComposition",
             ]
         ),
         .testTarget(name: "EndpointKitTestServerTests", dependencies: ["EndpointKitTestServer"]),

@@ -7,6 +7,10 @@
 // `client`, a `User`, a `tableView`): they are what a reader assumes the surrounding app has.
 // Unmarked blocks never see them. A page's own declarations shadow them.
 import EndpointKit
+import EndpointKitComposition
+import EndpointKitFeedback
+import EndpointKitOutbox
+import EndpointKitStreaming
 import Foundation
 
 #if canImport(FoundationNetworking)

@@ -21,6 +21,7 @@ let package = Package(
             dependencies: [
                 .product(name: "EndpointKit", package: "EndpointKit"),
                 .product(name: "EndpointKitStreaming", package: "EndpointKit"),
+                .product(name: "EndpointKitComposition", package: "EndpointKit"),
             ]
         ),
         // An app target as Xcode 26 creates it: Default Actor Isolation = MainActor, Approachable
@@ -30,6 +31,7 @@ let package = Package(
             dependencies: [
                 .product(name: "EndpointKit", package: "EndpointKit"),
                 .product(name: "EndpointKitStreaming", package: "EndpointKit"),
+                .product(name: "EndpointKitComposition", package: "EndpointKit"),
             ],
             swiftSettings: [
                 .defaultIsolation(MainActor.self),

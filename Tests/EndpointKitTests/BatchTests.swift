@@ -1,4 +1,5 @@
 import EndpointKit
+import EndpointKitComposition
 import EndpointKitTestServer
 import Foundation
 import XCTest
@@ -21,8 +22,9 @@ final class BatchTests: LoopbackTestCase {
     }
 
     func testThatKeepPartialKeepsEveryTypedResultInOrder() async {
-        let batch = await client.batch(
-            GetItem(), GetItems(path: "/fail"), EchoRequest(), GetItem(path: "/fault/close-mid-body"), GetItems())
+        let batch = await client.send(
+            RequestBatch(
+                GetItem(), GetItems(path: "/fail"), EchoRequest(), GetItem(path: "/fault/close-mid-body"), GetItems()))
         let (item, failed, echo, lost, items) = batch.results
         XCTAssertEqual(item.value, Item(id: 1, name: "one"))
         XCTAssertEqual(failed.serverFailure?.statusCode, 500)
@@ -36,7 +38,7 @@ final class BatchTests: LoopbackTestCase {
     }
 
     func testThatKeepPartialReportsATransportErrorWhenItIsTheOnlyFailure() async {
-        let batch = await client.batch(GetItem(path: "/fault/garbage"), GetItems(), policy: .keepPartial)
+        let batch = await client.send(RequestBatch(GetItem(path: "/fault/garbage"), GetItems(), policy: .keepPartial))
         XCTAssertTrue(Self.isBrokenConnection(batch.results.0.transportReason), "\(batch.results.0)")
         XCTAssertEqual(batch.results.1.value?.count, 2)
         XCTAssertEqual(batch.failure?.index, 0)
@@ -47,7 +49,8 @@ final class BatchTests: LoopbackTestCase {
     }
 
     func testThatASuccessfulBatchGivesItsValues() async throws {
-        let batch = await client.batch(GetItem(), GetItems(), EchoRequest(method: .post), policy: .failFast)
+        let batch = await client.send(
+            RequestBatch(GetItem(), GetItems(), EchoRequest(method: .post), policy: .failFast))
         XCTAssertTrue(batch.isSuccess)
         let (item, items, echo) = try batch.values()
         XCTAssertEqual(item.name, "one")
@@ -56,9 +59,10 @@ final class BatchTests: LoopbackTestCase {
     }
 
     func testThatFailFastCancelsTheRunningAndTheWaitingRequests() async {
-        let batch = await client.batch(
-            GetItem(path: "/stall"), GetItems(path: "/fail"), GetItem(path: "/item"), EchoRequest(),
-            policy: .failFast, maxConcurrent: 2)
+        let batch = await client.send(
+            RequestBatch(
+                GetItem(path: "/stall"), GetItems(path: "/fail"), GetItem(path: "/item"), EchoRequest(),
+                policy: .failFast, maxConcurrent: 2))
         XCTAssertEqual(batch.failure?.index, 1)
         XCTAssertEqual(batch.failure?.failure.statusCode, 500)
         XCTAssertEqual(batch.results.0.transportReason, .cancelled)
@@ -74,8 +78,9 @@ final class BatchTests: LoopbackTestCase {
     }
 
     func testThatFailFastStopsOnATransportErrorToo() async {
-        let batch = await client.batch(
-            GetItem(path: "/stall"), GetItem(path: "/fault/close-mid-body"), policy: .failFast)
+        let batch = await client.send(
+            RequestBatch(
+                GetItem(path: "/stall"), GetItem(path: "/fault/close-mid-body"), policy: .failFast))
         XCTAssertEqual(batch.failure?.index, 1)
         XCTAssertTrue(Self.isBrokenConnection(batch.results.1.transportReason))
         XCTAssertEqual(batch.results.0.transportReason, .cancelled)
@@ -85,9 +90,11 @@ final class BatchTests: LoopbackTestCase {
     func testThatCancellingMidBatchCompletesOnceAndStopsEverything() {
         let done = expectation(description: "batch completion")
         let box = Shared<BatchResult<(APIResult<Item>, APIResult<Item>, APIResult<[Item]>, APIResult<Item>)>?>(nil)
-        let handle = client.batch(
-            GetItem(), GetItem(path: "/stall"), GetItems(path: "/stall/list"), GetItem(path: "/stall/last"),
-            maxConcurrent: 3
+        let handle = client.send(
+            RequestBatch(
+                GetItem(), GetItem(path: "/stall"), GetItems(path: "/stall/list"), GetItem(path: "/stall/last"),
+                maxConcurrent: 3
+            )
         ) { result in
             box.set(result)
             done.fulfill()
@@ -111,7 +118,7 @@ final class BatchTests: LoopbackTestCase {
 
     func testThatCancellingTheTaskCancelsTheBatch() async {
         let client: APIClient = client
-        let task = Task { await client.batch(GetItem(path: "/stall"), GetItems(path: "/stall")) }
+        let task = Task { await client.send(RequestBatch(GetItem(path: "/stall"), GetItems(path: "/stall"))) }
         XCTAssertTrue(server.waitForRequestCount(atLeast: 1, timeout: 5))
         task.cancel()
         let batch = await task.value
@@ -122,8 +129,10 @@ final class BatchTests: LoopbackTestCase {
 
     func testThatCancelAllRequestsReachesABatch() {
         let done = expectation(description: "batch completion")
-        client.batch([GetItem(path: "/stall"), GetItem(path: "/stall/2"), GetItem(path: "/stall/3")], maxConcurrent: 1)
-        {
+        client.send(
+            RequestBatch(
+                [GetItem(path: "/stall"), GetItem(path: "/stall/2"), GetItem(path: "/stall/3")], maxConcurrent: 1)
+        ) {
             XCTAssertTrue($0.failure?.isCancelled ?? false)
             XCTAssertEqual($0.results.map(\.transportReason), [.cancelled, .cancelled, .cancelled])
             done.fulfill()
@@ -135,14 +144,14 @@ final class BatchTests: LoopbackTestCase {
     }
 
     func testThatEmptyBatchesCompleteImmediately() async {
-        let empty = await client.batch()
+        let empty = await client.send(RequestBatch())
         XCTAssertTrue(empty.isSuccess)
-        let none = await client.batch([GetItem]())
+        let none = await client.send(RequestBatch([GetItem]()))
         XCTAssertTrue(none.results.isEmpty)
         XCTAssertEqual(try none.values(), [])
 
         let done = expectation(description: "closure")
-        let handle = client.batch([GetItem]()) { result in
+        let handle = client.send(RequestBatch([GetItem]())) { result in
             XCTAssertTrue(result.isSuccess)
             done.fulfill()
         }
@@ -160,7 +169,7 @@ final class BatchTests: LoopbackTestCase {
             return .json(["id": Int(request.path.dropFirst(6)) ?? 0, "name": "slow"])
         }
         let requests = (0..<8).map { GetItem(path: "/slow/\($0)") }
-        let batch = await client.batch(requests, maxConcurrent: 2)
+        let batch = await client.send(RequestBatch(requests, maxConcurrent: 2))
         XCTAssertEqual(try batch.values().map(\.id), Array(0..<8))
         XCTAssertLessThanOrEqual(gauge.maximum, 2)
         XCTAssertEqual(server.requestCount, 8)
@@ -168,7 +177,7 @@ final class BatchTests: LoopbackTestCase {
 
     func testThatAnArrayBatchFailsFastWithTheFailingIndex() async {
         let requests = [GetItem(), GetItem(path: "/fail"), GetItem(path: "/stall")]
-        let batch = await client.batch(requests, policy: .failFast, maxConcurrent: 1)
+        let batch = await client.send(RequestBatch(requests, policy: .failFast, maxConcurrent: 1))
         XCTAssertEqual(batch.failure?.index, 1)
         XCTAssertEqual(batch.results.map(\.isSuccess), [true, false, false])
         XCTAssertEqual(batch.results[2].transportReason, .cancelled)
@@ -182,7 +191,7 @@ final class BatchTests: LoopbackTestCase {
             var path: RequestPath { "/item" }
             var headers: HTTPHeaders { ["X-Bad": "a\r\nb"] }
         }
-        let batch = await client.batch(Array(repeating: Broken(), count: 500), maxConcurrent: 3)
+        let batch = await client.send(RequestBatch(Array(repeating: Broken(), count: 500), maxConcurrent: 3))
         XCTAssertEqual(batch.failure?.index, 0)
         XCTAssertTrue(batch.results.allSatisfy { $0.transportReason == .requestBuildFailed })
         XCTAssertEqual(server.requestCount, 0)
@@ -194,9 +203,10 @@ final class BatchTests: LoopbackTestCase {
         let done = expectation(description: "delegate")
         done.expectedFulfillmentCount = 2
         controller.onEvent = { done.fulfill() }
-        controller.okBatch = client.batch(GetItem(), GetItems(), delegate: controller)
-        controller.failedBatch = client.batch(
-            GetItem(), GetItem(path: "/fail"), policy: .failFast, delegate: controller)
+        controller.okBatch = client.send(RequestBatch(GetItem(), GetItems()), delegate: controller)
+        controller.failedBatch = client.send(
+            RequestBatch(
+                GetItem(), GetItem(path: "/fail"), policy: .failFast), delegate: controller)
         await fulfillment(of: [done], timeout: 10)
         XCTAssertEqual(Set(controller.events), ["ok:one,2", "failed:1:500"])
     }

@@ -1,3 +1,4 @@
+import EndpointKitComposition
 import EndpointKitTestServer
 import Foundation
 import XCTest
@@ -120,7 +121,7 @@ final class CallerThreadTests: LoopbackTestCase {
     func testThatEveryClosureFormReturnsBeforeItsWork() {
         XCTAssertTrue(Thread.isMainThread, "XCTest runs test methods on the main thread")
         assertHeldUntilReturn(WorkGate(), expecting: ["encode"], "batch") { gate, finished in
-            client.batch([EncodedPost(gate: gate), EncodedPost(gate: gate)]) { _ in finished() }
+            client.send(RequestBatch([EncodedPost(gate: gate), EncodedPost(gate: gate)])) { _ in finished() }
         }
         assertHeldUntilReturn(WorkGate(), expecting: ["encode"], "cached send") { gate, finished in
             client.send(EncodedPost(gate: gate), cached: { _ in }, completion: { _ in finished() })

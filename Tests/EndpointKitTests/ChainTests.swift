@@ -1,4 +1,5 @@
 import EndpointKit
+import EndpointKitComposition
 import EndpointKitTestServer
 import Foundation
 import XCTest
@@ -39,7 +40,7 @@ final class ChainTests: LoopbackTestCase {
     }
 
     func testThatEachStepIsBuiltFromThePreviousValue() async throws {
-        let tasks = try await client.value(for: threeSteps())
+        let tasks = try await client.send(threeSteps()).result.get()
         XCTAssertEqual(tasks.map(\.name), ["kickoff", "launch"])
         XCTAssertEqual(paths.value, ["/users/7", "/teams/3", "/projects/12"])
         XCTAssertTrue(client.inFlightRequests.isEmpty)

@@ -1,4 +1,5 @@
 import EndpointKit
+import EndpointKitComposition
 import EndpointKitTestServer
 import Foundation
 import XCTest
@@ -116,7 +117,7 @@ final class MultipartTests: LoopbackTestCase {
             form.append(fileAt: url, name: "file")
             requests.append(Upload(form: form))
         }
-        let results = await client.batch(requests, maxConcurrent: 2).results
+        let results = await client.send(RequestBatch(requests, maxConcurrent: 2)).results
         XCTAssertEqual(results.count, 6)
         XCTAssertEqual(results.map(\.isSuccess), [true, true, true, false, true, true])
         XCTAssertEqual(results[3].transportReason, .requestBuildFailed)

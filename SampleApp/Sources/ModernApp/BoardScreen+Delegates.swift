@@ -1,4 +1,5 @@
 import EndpointKit
+import EndpointKitComposition
 import EndpointKitStreaming
 
 // The board as the delegate of its requests, its stream, its batch and its paginator. The

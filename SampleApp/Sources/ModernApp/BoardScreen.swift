@@ -1,4 +1,5 @@
 import EndpointKit
+import EndpointKitComposition
 import EndpointKitStreaming
 import Foundation
 
@@ -137,7 +138,7 @@ final class BoardScreen {
     /// The member and the first ticket together, in one closure.
     func loadHeader() {
         isLoading = true
-        client.batch(GetMember(), GetTicket(id: 1), policy: .failFast) { batch in
+        client.send(RequestBatch(GetMember(), GetTicket(id: 1), policy: .failFast)) { batch in
             self.isLoading = false
             let (member, ticket) = batch.results
             guard let member = member.value, let ticket = ticket.value else {
@@ -151,7 +152,7 @@ final class BoardScreen {
 
     /// The starred tickets, told to this screen as the batch's delegate.
     func loadStarred(_ ids: [Int]) {
-        starredBatch = client.batch(ids.map { GetTicket(id: $0) }, delegate: self)
+        starredBatch = client.send(RequestBatch(ids.map { GetTicket(id: $0) }), delegate: self)
     }
 
     // MARK: - Lists and streams

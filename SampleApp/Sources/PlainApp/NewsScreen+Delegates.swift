@@ -1,4 +1,5 @@
 import EndpointKit
+import EndpointKitComposition
 import EndpointKitStreaming
 
 // The screen as the delegate of its requests, streams, batches and paginator: every method runs

@@ -1,4 +1,5 @@
 import EndpointKit
+import EndpointKitComposition
 import EndpointKitStreaming
 import Foundation
 
@@ -141,7 +142,7 @@ final class NewsScreen {
     /// The profile and the first article together: one closure with both results.
     func loadFrontPage() {
         isLoading = true
-        client.batch(GetProfile(), GetArticle(id: 1), policy: .failFast) { batch in
+        client.send(RequestBatch(GetProfile(), GetArticle(id: 1), policy: .failFast)) { batch in
             self.isLoading = false
             if let failure = batch.failure { return self.show(failure.failure) }
             let (profile, article) = batch.results
@@ -154,7 +155,7 @@ final class NewsScreen {
 
     /// Today's picks, told to this screen as the batch's delegate.
     func loadPicks(_ ids: [Int]) {
-        picksBatch = client.batch(ids.map { GetArticle(id: $0) }, delegate: self)
+        picksBatch = client.send(RequestBatch(ids.map { GetArticle(id: $0) }), delegate: self)
     }
 
     /// The reader's featured article: the profile first, then the article it names.

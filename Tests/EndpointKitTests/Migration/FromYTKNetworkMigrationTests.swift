@@ -3,6 +3,7 @@
 // then run against the loopback server.
 
 import EndpointKit
+import EndpointKitComposition
 import EndpointKitTestServer
 import Foundation
 import XCTest
@@ -113,14 +114,14 @@ struct DownloadVideoApi: DownloadRequest {
 
     func loadHome() async throws {
         // YTKBatchRequest: several requests, one completion, typed results in order.
-        let batch = await client.batch(GetUserInfoApi(userID: 7), GetBannersApi())
+        let batch = await client.send(RequestBatch(GetUserInfoApi(userID: 7), GetBannersApi()))
         let (user, banners) = try batch.values()
         show("\(user.nick) \(banners.count) banners")
 
         // YTKChainRequest: each step builds the next request from the previous value.
         let chain = RequestChain(RegisterApi(username: "bo", password: "pw"))
             .then { session in GetUserInfoApi(userID: session.userID) }
-        show("chain \(try await client.value(for: chain).nick)")
+        show("chain \(try await client.send(chain).result.get().nick)")
     }
 
     func downloadIntro(to file: URL) {

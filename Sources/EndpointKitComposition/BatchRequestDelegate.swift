@@ -1,3 +1,5 @@
+import EndpointKit
+
 /// Hears how a batch ended, in the style of YTKNetwork's batch request delegate. Both methods
 /// have empty defaults, run on the main actor after the batch's completion closure, and receive
 /// the batch's handle (the one `APIClient.batch(_:policy:maxConcurrent:delegate:)` returned) so

@@ -1,3 +1,5 @@
+import EndpointKit
+
 /// Requests that depend on each other: each step builds the next request from the previous
 /// step's value, in the style of YTKNetwork's chain requests.
 ///
@@ -10,10 +12,10 @@
 /// let project = try await client.value(for: chain)             // async
 /// ```
 ///
-/// The chain stops at the first failure and reports that failure as it came (a ``ServerFailure``
+/// The chain stops at the first failure and reports that failure as it came (a ``/EndpointKit/ServerFailure``
 /// stays a server failure), with the index of the step that failed and the values of the steps
 /// before it (``ChainResult``). A step that throws while building its request ends the chain with
-/// ``TransportError/Reason/requestBuildFailed``, the thrown error as its `underlyingError`.
+/// ``/EndpointKit/TransportError/Reason/requestBuildFailed``, the thrown error as its `underlyingError`.
 /// Cancelling the chain's handle (or the awaiting Task) cancels the request in flight and stops
 /// the chain. The chain reports exactly once. A chain is a value: send it as often as you like.
 public struct RequestChain<Value: Sendable>: Sendable {
@@ -34,7 +36,7 @@ public struct RequestChain<Value: Sendable>: Sendable {
     /// Adds a step: once the chain so far succeeded, `makeNext` builds the next request from its
     /// value. It runs on an internal queue.
     /// - Parameter makeNext: Builds the next request; throwing ends the chain with
-    ///   ``TransportError/Reason/requestBuildFailed``.
+    ///   ``/EndpointKit/TransportError/Reason/requestBuildFailed``.
     /// - Returns: A chain whose value is the new request's response.
     public func then<Next: APIRequest>(
         _ makeNext: @escaping @Sendable (Value) throws -> Next
@@ -84,7 +86,7 @@ final class ChainRunner: Sendable {
     ) {
         guard run.handle.isRunning else { return }
         current.withLock { $0.step += 1 }
-        let child = client.perform(
+        let child = client.start(
             request,
             route: .inPlace { [run, current] result in
                 guard run.handle.isRunning else { return }

@@ -1,7 +1,9 @@
+import EndpointKit
+
 /// Why a batch did not fully succeed: which request failed first, and how.
 public struct BatchFailure: Error, Sendable, CustomStringConvertible {
     /// The position of the failed request in the batch, or `nil` when the batch itself was
-    /// cancelled (its handle, its Task, or ``APIClient/cancelAllRequests()``).
+    /// cancelled (its handle, its Task, or ``/EndpointKit/APIClient/cancelAllRequests()``).
     public let index: Int?
     /// The failure: a "no" from the server, or no usable answer.
     public let failure: APIFailure

@@ -1,3 +1,5 @@
+import EndpointKit
+
 /// Hears how a chain ended, in the style of YTKNetwork's `YTKChainRequestDelegate`
 /// (`chainRequestFinished:` / `chainRequestFailed:failedBaseRequest:`). Both methods have empty
 /// defaults, run on the main actor, and receive the chain's handle (the one

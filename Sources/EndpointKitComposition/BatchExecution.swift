@@ -1,3 +1,5 @@
+import EndpointKit
+
 /// One request of a batch with its type erased: starts the request, calls `finished` once with its
 /// failure (`nil` on success), and returns the request's handle.
 typealias BatchOperation = @Sendable (_ finished: @escaping @Sendable (APIFailure?) -> Void) -> RequestHandle
@@ -135,7 +137,7 @@ final class BatchExecution: Sendable {
 final class BatchSlot<Value: Sendable>: Sendable {
     private let stored = Locked<APIResult<Value>?>(nil)
 
-    /// The request's result; ``TransportError/Reason/cancelled`` if it never completed.
+    /// The request's result; ``/EndpointKit/TransportError/Reason/cancelled`` if it never completed.
     var result: APIResult<Value> {
         stored.current
             ?? .transportError(
@@ -147,7 +149,7 @@ final class BatchSlot<Value: Sendable>: Sendable {
         sending request: Request, through client: APIClient
     ) -> BatchOperation where Request.Response == Value {
         { [stored] finished in
-            client.perform(
+            client.start(
                 request,
                 route: .inPlace { result in
                     stored.withLock { $0 = $0 ?? result }

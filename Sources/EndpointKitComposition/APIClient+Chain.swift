@@ -1,4 +1,5 @@
 import Dispatch
+import EndpointKit
 
 extension APIClient {
     /// Sends a chain of dependent requests and calls `completion` once, on the main actor, with
@@ -35,7 +36,7 @@ extension APIClient {
 
     /// Sends a chain of dependent requests and returns the last step's result or the first
     /// failure, which step failed and the values before it. Cancelling the calling Task cancels
-    /// the chain, which then ends with ``TransportError/Reason/cancelled``.
+    /// the chain, which then ends with ``/EndpointKit/TransportError/Reason/cancelled``.
     public func send<Value: Sendable>(_ chain: RequestChain<Value>) async -> ChainResult<Value> {
         let pending = PendingHandle()
         return await withTaskCancellationHandler {
@@ -45,13 +46,6 @@ extension APIClient {
         } onCancel: {
             pending.cancel()
         }
-    }
-
-    /// Sends a chain of dependent requests and returns the last step's value.
-    /// - Throws: The first failure: ``ServerFailure`` when the server said "no", ``TransportError``
-    ///   otherwise.
-    public func value<Value: Sendable>(for chain: RequestChain<Value>) async throws -> Value {
-        try await send(chain).result.get()
     }
 
     /// Runs a chain; `deliver` is called exactly once, on an internal queue, with the chain's handle.

@@ -1,4 +1,6 @@
-/// How a batch ended: every request's own ``APIResult``, in the order given, and the failure
+import EndpointKit
+
+/// How a batch ended: every request's own ``/EndpointKit/APIResult``, in the order given, and the failure
 /// that decided the batch's outcome.
 ///
 /// `Results` is a tuple of typed results for a batch of different requests, or an array for a
@@ -11,7 +13,7 @@
 /// ```
 public struct BatchResult<Results: Sendable>: Sendable {
     /// Every request's own result, in order. Requests the batch cancelled or never started report
-    /// ``TransportError/Reason/cancelled``.
+    /// ``/EndpointKit/TransportError/Reason/cancelled``.
     public let results: Results
     /// `nil` when every request succeeded. Otherwise, with ``BatchPolicy/failFast`` the failure
     /// that stopped the batch; with ``BatchPolicy/keepPartial`` the failure of the first failed

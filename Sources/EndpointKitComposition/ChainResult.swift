@@ -1,3 +1,5 @@
+import EndpointKit
+
 /// How a chain ended: the last step's result or the first failure, which step failed, and the
 /// values of the steps that succeeded before it (YTKNetwork's `requestArray`, kept).
 ///
