@@ -16,7 +16,7 @@ public struct BatchFailure: Error, Sendable, CustomStringConvertible {
 
     /// Whether the batch, or the failing request, was cancelled.
     public var isCancelled: Bool {
-        if case .transport(let error) = failure { return error.isCancelled }
+        if case .transport(let error) = failure { return error.reason == .cancelled }
         return false
     }
 

@@ -35,7 +35,7 @@ extension APIClient {
     /// let handle = client.stream(TailLog(name: "api"), onElement: { line in
     ///     console.append(line)
     /// }, completion: { result in
-    ///     if case .transportError(let error) = result, !error.isCancelled { console.append(error.message) }
+    ///     if case .transportError(let error) = result, error.reason != .cancelled { console.append(error.message) }
     /// })
     /// ```
     /// - Parameters:

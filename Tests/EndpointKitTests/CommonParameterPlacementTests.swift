@@ -41,7 +41,7 @@ final class CommonParameterPlacementTests: LoopbackTestCase {
 
     func testThatEveryKindOfJSONObjectBodyTakesThem() throws {
         XCTAssertEqual(try echo(.json(["n": 1])).json, ["n": 1, "app": "ios", "v": "3.2"])
-        XCTAssertEqual(try echo(.jsonObject(["n": true])).json, ["n": true, "app": "ios", "v": "3.2"])
+        XCTAssertEqual(try echo(.json(JSONValue(jsonObject: ["n": true]))).json, ["n": true, "app": "ios", "v": "3.2"])
         let empty = try echo(.json([:] as JSONValue))
         XCTAssertEqual(empty.body, #"{"app":"ios","v":"3.2"}"#)
         let raw = try echo(.data(Data(#"  { "k" : null }"#.utf8), contentType: "application/vnd.api+json"))

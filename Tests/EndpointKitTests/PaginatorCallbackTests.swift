@@ -80,7 +80,7 @@ extension PaginatorTests {
         await fulfillment(of: [again], timeout: 10)
         XCTAssertEqual(server.requestCount, 5, "an already loaded first page is answered without a request")
 
-        for try await _ in paginator.pages {}
+        try await forEachPage(of: paginator) { _ in }
         let atTheEnd = await nextPage(paginator)
         XCTAssertEqual(atTheEnd.count, 1)
         XCTAssertNil(atTheEnd.first ?? nil, "nil at the end")
@@ -236,7 +236,7 @@ final class PagingController: PaginatorDelegate {
     }
 
     func paginator<Request: PagedRequest>(_ paginator: Paginator<Request>, didFailWith failure: APIFailure) {
-        if case .transport(let error) = failure, error.isCancelled { return record(paginator, "cancelled") }
+        if case .transport(let error) = failure, error.reason == .cancelled { return record(paginator, "cancelled") }
         record(paginator, "failed \(failure.statusCode ?? 0)")
     }
 

@@ -63,7 +63,7 @@ final class PaginatorTests: LoopbackTestCase {
     func testThatPageNumbersLoadEveryItemOnceInOrderAndStopAtTheEnd() async throws {
         let paginator = Paginator(client: client, request: NumberedItems())
         var numbers: [Int] = []
-        for try await page in paginator.pages { numbers.append(page.number) }
+        try await forEachPage(of: paginator) { page in numbers.append(page.number) }
         XCTAssertEqual(numbers, Array(1...10))
         let items = paginator.snapshot.items
         XCTAssertEqual(items.map(\.id), everyID)
@@ -97,7 +97,7 @@ final class PaginatorTests: LoopbackTestCase {
     func testThatCursorsFromThePageContentLoadEveryItemOnce() async throws {
         let paginator = Paginator(client: client, request: CursorItems())
         var sizes: [Int] = []
-        for try await page in paginator.pages { sizes.append(page.items.count) }
+        try await forEachPage(of: paginator) { page in sizes.append(page.items.count) }
         XCTAssertEqual(sizes, Array(repeating: 10, count: 9) + [5])
         let items = paginator.snapshot.items
         XCTAssertEqual(items.map(\.id), everyID)
@@ -127,7 +127,7 @@ final class PaginatorTests: LoopbackTestCase {
         XCTAssertEqual(server.requestCount, loaded.count)
         for page in 1...10 { XCTAssertLessThanOrEqual(hits.value("page \(page)"), 1, "page \(page)") }
 
-        for try await _ in paginator.pages {}
+        try await forEachPage(of: paginator) { _ in }
         let items = paginator.snapshot.items
         XCTAssertEqual(items.map(\.id), everyID)
         for page in 1...10 { XCTAssertEqual(hits.value("page \(page)"), 1, "page \(page)") }
@@ -183,7 +183,7 @@ final class PaginatorTests: LoopbackTestCase {
         let paginator = Paginator(client: client, request: NumberedItems(path: "/flaky"))
         var seen = 0
         do {
-            for try await _ in paginator.pages { seen += 1 }
+            try await forEachPage(of: paginator) { _ in seen += 1 }
             XCTFail("the sequence should throw")
         } catch {
             XCTAssertEqual((error as? ServerFailure)?.statusCode, 500)
@@ -203,7 +203,7 @@ final class PaginatorTests: LoopbackTestCase {
         let paginator = Paginator(client: client, request: NumberedItems(path: "/stall-after-one"))
         let iteration = Task {
             var count = 0
-            for try await _ in paginator.pages { count += 1 }
+            try await forEachPage(of: paginator) { _ in count += 1 }
             return count
         }
         XCTAssertTrue(server.waitForRequestCount(atLeast: 2, timeout: 5))
@@ -223,7 +223,7 @@ final class PaginatorTests: LoopbackTestCase {
             .json(["items": [["id": request.queryValue("cursor") == nil ? 1 : 2, "name": "x"]], "next": "same"])
         }
         let paginator = Paginator(client: client, request: CursorItems(path: "/same-cursor"))
-        for try await _ in paginator.pages {}
+        try await forEachPage(of: paginator) { _ in }
         let ids = paginator.snapshot.items.map(\.id)
         XCTAssertEqual(ids, [1, 2])
         XCTAssertEqual(server.requestCount, 2)
@@ -239,7 +239,7 @@ final class PaginatorTests: LoopbackTestCase {
             ])
         }
         let paginator = Paginator(client: client, request: NumberedItems(path: "/clamped"))
-        for try await _ in paginator.pages {}
+        try await forEachPage(of: paginator) { _ in }
         let (ids, hasMore) = (paginator.snapshot.items.map(\.id), paginator.snapshot.hasMore)
         XCTAssertEqual(ids, Array(0..<30))
         XCTAssertFalse(hasMore)
@@ -256,7 +256,7 @@ final class PaginatorTests: LoopbackTestCase {
             return .json(["status": 200, "page": ["hasMore": true], "result": items])
         }
         let paginator = Paginator(client: client, request: NumberedItems(path: "/endless"))
-        for try await _ in paginator.pages {}
+        try await forEachPage(of: paginator) { _ in }
         let count = paginator.snapshot.items.count
         XCTAssertEqual(count, 20)
         XCTAssertEqual(server.requestCount, 3)
@@ -303,4 +303,14 @@ struct CursorItems: PagedRequest {
 
     func elements(in response: CursorFeed) -> [Item] { response.items }
     func pageInfo(in response: CursorFeed) -> PageInfo? { PageInfo(nextCursor: response.next) }
+}
+
+/// Loads every page in order with `loadNextPage()` until the end, calling `body` with each: a
+/// failed load throws its failure, a cancelled Task cancels the load it waits for.
+func forEachPage<Request: PagedRequest>(
+    of paginator: Paginator<Request>, _ body: (Page<Request.Element>) -> Void
+) async throws {
+    while let result = await paginator.loadNextPage() {
+        body(try result.get())
+    }
 }

@@ -126,14 +126,14 @@ final class RequestBuildingTests: XCTestCase {
             literal.httpBody.map { String(decoding: $0, as: UTF8.self) }, #"{"a":null,"b":[1,2],"c":{"d":true}}"#)
 
         let foundation = try makeClient().urlRequest(
-            for: Endpoint(method: .patch, parameters: .jsonObject(["k": "v", "n": 1] as [String: Any])))
+            for: Endpoint(
+                method: .patch, parameters: .json(try JSONValue(jsonObject: ["k": "v", "n": 1] as [String: Any]))))
         XCTAssertEqual(foundation.httpBody.map { String(decoding: $0, as: UTF8.self) }, #"{"k":"v","n":1}"#)
     }
 
-    func testThatInvalidJSONObjectFailsToBuild() {
-        XCTAssertThrowsError(try makeClient().urlRequest(for: Endpoint(method: .post, parameters: .jsonObject(Date()))))
-        {
-            guard case .bodyEncodingFailed = $0 as? RequestBuildError else { return XCTFail("\($0)") }
+    func testThatAnObjectJSONCannotHoldIsRefusedBeforeItBecomesABody() {
+        XCTAssertThrowsError(try JSONValue(jsonObject: Date())) {
+            XCTAssertNotNil($0 as? JSONConversionError, "\($0)")
         }
     }
 

@@ -54,7 +54,7 @@ final class NewsScreen {
         case nil: return
         case .server(let failure)?: errorMessage = failure.message ?? "The server said \(failure.statusCode)."
         case .transport(let error)?:
-            guard !error.isCancelled else { return }
+            guard error.reason != .cancelled else { return }
             errorMessage = error.message
         }
         log("failed: \(errorMessage ?? "")")

@@ -112,7 +112,7 @@ func checkout(with client: APIClient) async -> String {
     case .serverFailure(let failure):  // 4xx/5xx: the body is kept
         let reason = (try? failure.decodeBody(as: APIErrorBody.self).error) ?? failure.bodyText
         return "refused (\(failure.statusCode)): \(reason)"
-    case .transportError(let error) where error.isTimeout:
+    case .transportError(let error) where error.reason == .timedOut:
         return "timed out; safe to retry with the same Idempotency-Key"
     case .transportError(let error):
         return "no answer: \(error.message)"

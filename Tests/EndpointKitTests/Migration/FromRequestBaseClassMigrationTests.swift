@@ -100,7 +100,7 @@ struct InvoiceDownload: DownloadRequest {
         message = "refused: \(failure.message ?? "\(failure.statusCode)")"
     }
     func request<R: APIRequest>(_ request: R, didFailInTransport error: TransportError) {
-        if !error.isCancelled { message = "no answer: \(error.message)" }
+        if error.reason != .cancelled { message = "no answer: \(error.message)" }
     }
 }
 

@@ -69,7 +69,7 @@ struct ArticleService {
                 errCode: failure.code?.description, errMsg: failure.message ?? "Server error",
                 status: failure.statusCode, isTimeout: false)
         case .transportError(let error):  // blockTimeOut, and the rest
-            throw ServiceError(errCode: nil, errMsg: error.message, status: nil, isTimeout: error.isTimeout)
+            throw ServiceError(errCode: nil, errMsg: error.message, status: nil, isTimeout: error.reason == .timedOut)
         }
     }
 

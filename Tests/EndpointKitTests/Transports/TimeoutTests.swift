@@ -46,7 +46,7 @@ final class TimeoutTests: TransportTestCase {
             let error = try XCTUnwrap(transportError(result))
             XCTAssertEqual(error.reason, .timedOut)
             XCTAssertEqual(error.timeoutLimit, .idle, error.message)
-            XCTAssertTrue(error.isTimeout)
+            XCTAssertTrue(error.reason == .timedOut)
             XCTAssertTrue(error.message.contains("idle"), error.message)
             XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(started), 0.9, "the limit is never cut short")
         }

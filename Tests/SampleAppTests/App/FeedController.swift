@@ -50,7 +50,7 @@ final class FeedController: APIRequestDelegate {
 
     func request<Request: APIRequest>(_ request: Request, didFailInTransport error: TransportError) {
         // A cancelled load was replaced by a newer one: it has nothing to show.
-        guard !error.isCancelled else { return }
+        guard error.reason != .cancelled else { return }
         state = .failed(error.reason == .notConnected ? "You are offline." : "Could not load the feed.")
     }
 }

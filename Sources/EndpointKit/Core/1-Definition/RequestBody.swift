@@ -32,18 +32,6 @@ package struct RequestBody: Sendable {
                 }, encoder: nil))
     }
 
-    /// A JSON body from a Foundation object graph (`[String: Any]`, `[Any]`, as used with
-    /// `JSONSerialization`). It is serialized now; an object that is not valid JSON fails the
-    /// request when it is built.
-    package static func jsonObject(_ object: Any) -> RequestBody {
-        guard JSONSerialization.isValidJSONObject(object),
-            let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
-        else {
-            return RequestBody(storage: .invalid("the object is not a valid JSON object: \(type(of: object))"))
-        }
-        return RequestBody(storage: .data(data, contentType: "application/json"))
-    }
-
     /// An `application/x-www-form-urlencoded` body.
     package static func form(_ items: QueryItems) -> RequestBody { RequestBody(storage: .form(items)) }
 

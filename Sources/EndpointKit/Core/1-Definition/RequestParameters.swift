@@ -56,9 +56,6 @@ public struct RequestParameters: Sendable, ExpressibleByDictionaryLiteral {
     /// A JSON body from a ``JSONValue`` literal.
     public static func json(_ value: JSONValue) -> RequestParameters { RequestParameters(body: .json(value)) }
 
-    /// A JSON body from a Foundation object graph such as `[String: Any]`.
-    public static func jsonObject(_ object: Any) -> RequestParameters { RequestParameters(body: .jsonObject(object)) }
-
     /// An `application/x-www-form-urlencoded` body.
     public static func form(_ items: QueryItems) -> RequestParameters { RequestParameters(body: .form(items)) }
 

@@ -43,16 +43,7 @@ public struct EnvelopeContents<Payload> {
     }
 }
 
-extension ResponseEnvelope where Self == NoEnvelope {
-    /// No envelope: the body is the payload.
-    public static var none: NoEnvelope { NoEnvelope() }
-}
-
 extension ResponseEnvelope where Self == KeyPathEnvelope {
-    /// The preset without parentheses, from before the presets were made alike.
-    @available(*, deprecated, renamed: "errorIDResult()", message: "write .errorIDResult(), like the other presets")
-    public static var errorIDResult: KeyPathEnvelope { .errorIDResult() }
-
     /// `{"Error":{"ID":0,"Message":"..."},"Result":{...}}`, the APIClient / APIResult shape.
     ///
     /// - `Error.ID` is the business status: the body is a success when it is one of `success`

@@ -4,7 +4,7 @@
 /// switch await client.send(GetUser(id: 7)) {
 /// case .success(let user, _): show(user)
 /// case .serverFailure(let failure): alert(failure.message ?? "Server said no (\(failure.statusCode))")
-/// case .transportError(let error) where error.isCancelled: break
+/// case .transportError(let error) where error.reason == .cancelled: break
 /// case .transportError(let error): retryLater(error.message)
 /// }
 /// ```

@@ -79,12 +79,6 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
         self.timeoutLimit = timeoutLimit
     }
 
-    /// Whether the request was cancelled.
-    public var isCancelled: Bool { reason == .cancelled }
-
-    /// Whether it is a timeout, whichever limit ran out.
-    public var isTimeout: Bool { reason == .timedOut }
-
     /// The reason and the message.
     public var description: String { "Transport error (\(reason)): \(message)" }
 

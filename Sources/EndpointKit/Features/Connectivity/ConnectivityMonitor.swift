@@ -12,8 +12,14 @@ import Glibc
 ///
 /// On Apple platforms it wraps `NWPathMonitor`. On Linux it looks, every ``pollingInterval``
 /// seconds, for an interface that is up and running with an address (other than loopback) and
-/// for a default route (`/proc/net/route`, `/proc/net/ipv6_route`). Changes are published as an
-/// async sequence (``updates``) and to observers (``addObserver(_:)``).
+/// for a default route (`/proc/net/route`, `/proc/net/ipv6_route`). ``status`` is the latest
+/// reading; ``updates`` follows the changes as an async sequence:
+///
+/// ```swift
+/// Task { @MainActor in
+///     for await status in monitor.updates { banner.isHidden = status != .offline }
+/// }
+/// ```
 ///
 /// Give it to a client with `configuration.connectivity` and `failsFastWhenOffline = true` to
 /// fail at once, or answer from the cache, while offline.
@@ -30,7 +36,6 @@ public final class ConnectivityMonitor: Sendable {
 
     private struct State {
         var status = Status.unknown
-        var observers: [UUID: @MainActor @Sendable (Status) -> Void] = [:]
         var streams: [UUID: AsyncStream<Status>.Continuation] = [:]
         var timer: (any DispatchSourceTimer)?
     }
@@ -104,28 +109,13 @@ public final class ConnectivityMonitor: Sendable {
         return stream
     }
 
-    /// Calls `handler` on the main actor with every change of status.
-    /// - Returns: A token for ``removeObserver(_:)``.
-    @discardableResult
-    public func addObserver(_ handler: @escaping @MainActor @Sendable (Status) -> Void) -> UUID {
-        let id = UUID()
-        state.withLock { $0.observers[id] = handler }
-        return id
-    }
-
-    /// Stops calling an observer.
-    public func removeObserver(_ token: UUID) { state.withLock { _ = $0.observers.removeValue(forKey: token) } }
-
     private func update(_ status: Status) {
-        let notify = state.withLock {
-            state -> ([@MainActor @Sendable (Status) -> Void], [AsyncStream<Status>.Continuation])? in
+        let streams = state.withLock { state -> [AsyncStream<Status>.Continuation]? in
             guard state.status != status else { return nil }
             state.status = status
-            return (Array(state.observers.values), Array(state.streams.values))
+            return Array(state.streams.values)
         }
-        guard let (observers, streams) = notify else { return }
-        if !observers.isEmpty { MainQueue.async { for handler in observers { handler(status) } } }
-        for stream in streams { stream.yield(status) }
+        for stream in streams ?? [] { stream.yield(status) }
     }
 
     /// Checks the network once, now (on Linux: interfaces and default routes).

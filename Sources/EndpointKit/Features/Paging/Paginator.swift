@@ -8,11 +8,10 @@ import Dispatch
 /// _ = await feed.loadFirstPage()
 /// if feed.snapshot.hasMore { _ = await feed.loadNextPage() }    // e.g. when the list scrolls to its end
 /// _ = await feed.refresh()                                      // pull to refresh
-///
-/// for try await page in feed.pages { show(page.items) }         // every page, loading as needed
 /// ```
 ///
-/// The paginator is an actor, so any task may call it. Closure and delegate code calls the same
+/// The paginator is an actor, so any task may call it; cancelling the awaiting Task cancels the
+/// load it waits for. Closure and delegate code calls the same
 /// paginator without a Task: ``loadFirstPage(completion:)``, ``loadNextPage(completion:)`` and
 /// ``refresh(completion:)`` answer on the main actor, a ``delegate`` hears every
 /// load on the main actor, and ``snapshot`` reads where the list stands without awaiting.
@@ -71,11 +70,6 @@ public actor Paginator<Request: PagedRequest> {
         state = Locked(State(book: PageBook(first: request.page)))
     }
 
-    /// Every page as an async sequence, in order: the pages already loaded, then the following
-    /// ones, loaded as the sequence is iterated, until the end. A failed load throws its
-    /// ``ServerFailure`` or ``TransportError``; cancelling the iterating Task cancels the load.
-    public nonisolated var pages: PaginatorPages<Request> { PaginatorPages(paginator: self) }
-
     /// Loads the first page, unless it is already loaded (then returns it without a request) or
     /// loading (then waits for that load).
     public func loadFirstPage() async -> APIResult<Page<Element>> {
@@ -102,26 +96,17 @@ public actor Paginator<Request: PagedRequest> {
         state.withLock { $0.load }?.task.cancel()
     }
 
-    /// The page at `index` (0-based), loading pages up to it; `nil` past the end.
-    /// - Throws: A failed load's ``ServerFailure`` or ``TransportError``; ``TransportError/Reason/cancelled``
-    ///   when the calling Task is cancelled.
-    func page(at index: Int) async throws -> Page<Element>? {
-        while true {
-            let (pages, busy, more) = state.withLock { ($0.book.pages, $0.load != nil, $0.book.hasMore) }
-            if index < pages.count { return pages[index] }
-            guard busy || more else { return nil }
-            if Task.isCancelled { throw TransportError.cancelled() }
-            guard let result = await loadNextPage() else { continue }
-            _ = try result.get()
-        }
-    }
-
     // MARK: - Loading
 
     private func outcome(of step: Step) async -> APIResult<Page<Element>>? {
         switch step {
         case .now(let result): return result
-        case .wait(let load): return await load.task.value
+        case .wait(let load):
+            return await withTaskCancellationHandler {
+                await load.task.value
+            } onCancel: {
+                load.task.cancel()
+            }
         }
     }
 

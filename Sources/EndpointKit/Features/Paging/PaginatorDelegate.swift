@@ -16,11 +16,10 @@
 /// }
 /// ```
 ///
-/// The delegate hears every load once, whichever form started it (async, a closure, the
-/// ``Paginator/pages`` sequence, or a call without a closure), after the closures waiting for that
-/// load. A call without a closure that has nothing to load is answered to the delegate too:
-/// ``paginator(_:didLoad:)`` with the first page already loaded, ``paginatorDidReachEnd(_:)`` at
-/// the end. The methods are generic so that one object can page several lists; tell them apart
+/// The delegate hears every load once, whichever form started it (async, a closure, or a call
+/// without a closure), after the closures waiting for that load. A call without a closure that
+/// has nothing to load is answered to the delegate too: ``paginator(_:didLoad:)`` with the first
+/// page already loaded, ``paginatorDidReachEnd(_:)`` at the end. The methods are generic so that one object can page several lists; tell them apart
 /// with `===` (`paginator === posts`).
 ///
 /// A cancelled load (``Paginator/cancel()``, or a next page replaced by a refresh) is reported to
