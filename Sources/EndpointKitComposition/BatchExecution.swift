@@ -1,4 +1,4 @@
-import EndpointKit
+@_spi(Internal) import EndpointKit
 
 /// One request of a batch with its type erased: starts the request, calls `finished` once with its
 /// failure (`nil` on success), and returns the request's handle.

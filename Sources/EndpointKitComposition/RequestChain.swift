@@ -1,4 +1,4 @@
-import EndpointKit
+@_spi(Internal) import EndpointKit
 
 /// Requests that depend on each other: each step builds the next request from the previous
 /// step's value, in the style of YTKNetwork's chain requests.

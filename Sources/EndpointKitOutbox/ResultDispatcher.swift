@@ -1,5 +1,5 @@
 import Dispatch
-import EndpointKit
+@_spi(Internal) import EndpointKit
 import Foundation
 
 /// Hands every result to the app once: to the listeners attached when it comes (the

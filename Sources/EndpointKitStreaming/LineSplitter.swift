@@ -1,4 +1,4 @@
-import EndpointKit
+@_spi(Internal) import EndpointKit
 import Foundation
 
 /// Cuts a byte stream into lines ending in LF, CR or CRLF, across chunk boundaries: a line may

@@ -61,10 +61,12 @@ public struct ResponseStream<Element: Sendable>: AsyncSequence, Sendable {
         }
 
         /// The next element, or `nil` at the end of the stream.
-        public mutating func next() async throws -> Element? { try await reader.next() }
+        /// - Throws: The ``/EndpointKit/APIFailure`` the stream ended with.
+        public mutating func next() async throws(APIFailure) -> Element? { try await reader.next() }
 
         /// The next element, or `nil` at the end of the stream.
-        public mutating func next(isolation actor: isolated (any Actor)?) async throws -> Element? {
+        /// - Throws: The ``/EndpointKit/APIFailure`` the stream ended with.
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws(APIFailure) -> Element? {
             try await reader.next()
         }
     }

@@ -1,4 +1,4 @@
-import EndpointKit
+@_spi(Internal) import EndpointKit
 import Foundation
 
 /// Parses a `text/event-stream` body into ``ServerSentEvent``s by the WHATWG rules, chunk by

@@ -1,4 +1,4 @@
-import EndpointKit
+@_spi(Internal) import EndpointKit
 import Foundation
 
 /// What the readers of a stream need from its run, whatever the request type.
@@ -55,8 +55,8 @@ final class StreamReader<Element: Sendable>: @unchecked Sendable {
     }
 
     /// The next element; `nil` after a stream that ended normally.
-    /// - Throws: The ``/EndpointKit/ServerFailure`` or ``/EndpointKit/TransportError`` the stream ended with, once.
-    func next() async throws -> Element? {
+    /// - Throws: The ``/EndpointKit/APIFailure`` the stream ended with, once.
+    func next() async throws(APIFailure) -> Element? {
         let channel = controller.channel
         while !isFinished {
             if index < batch.count {
@@ -85,8 +85,8 @@ final class StreamReader<Element: Sendable>: @unchecked Sendable {
                 onEnd?(result.value ?? controller.summary)
                 switch result {
                 case .success: return nil
-                case .serverFailure(let failure): throw failure
-                case .transportError(let error): throw error
+                case .serverFailure(let failure): throw .server(failure)
+                case .transportError(let error): throw .transport(error)
                 }
             case .empty:
                 await withTaskCancellationHandler {

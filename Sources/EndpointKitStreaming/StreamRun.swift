@@ -1,5 +1,5 @@
 import Dispatch
-import EndpointKit
+@_spi(Internal) import EndpointKit
 import Foundation
 
 /// One stream from its first connection to the reader taking its end: sends the request (each

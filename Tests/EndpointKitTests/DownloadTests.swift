@@ -1,4 +1,4 @@
-import EndpointKit
+@_spi(Internal) import EndpointKit
 import EndpointKitTestServer
 import Foundation
 import XCTest

@@ -1,4 +1,4 @@
-import EndpointKit
+@_spi(Internal) import EndpointKit
 import Foundation
 
 #if canImport(FoundationNetworking)

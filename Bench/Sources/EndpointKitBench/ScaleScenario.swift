@@ -1,3 +1,5 @@
+@_spi(Internal) import EndpointKit
+
 /// Scenario 6: cost per request at 1k, 10k and 100k requests (16 in flight). It must stay flat:
 /// nothing in the client may grow with the number of requests sent.
 ///

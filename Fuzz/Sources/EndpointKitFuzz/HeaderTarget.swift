@@ -1,6 +1,6 @@
 import Foundation
 
-@testable import EndpointKit
+@_spi(Internal) @testable import EndpointKit
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking

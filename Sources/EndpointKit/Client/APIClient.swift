@@ -211,11 +211,11 @@ extension APIClient {
     ///     Empty by default.
     ///   - progress: Called on the main actor as bytes are sent and received, never going
     ///     backwards and ending at 1.0 on success. `nil` by default.
-    /// - Throws: ``ServerFailure`` when the server said "no", ``TransportError`` otherwise.
+    /// - Throws: ``APIFailure``: `.server` when the server said "no", `.transport` otherwise.
     public func value<Request: APIRequest>(
         for request: Request, info: SendInfo = .empty,
         progress: (@MainActor @Sendable (TransferProgress) -> Void)? = nil
-    ) async throws -> Request.Response {
+    ) async throws(APIFailure) -> Request.Response {
         // No `progress:` on `send(_:info:) async`: there a trailing closure would also match the
         // completion of `send(_:info:progress:completion:)`.
         try await awaitResult(of: request, info: info, progress: progress).get()

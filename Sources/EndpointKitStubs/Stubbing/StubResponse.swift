@@ -1,4 +1,4 @@
-import EndpointKit
+@_spi(Internal) import EndpointKit
 import Foundation
 
 /// What a stub answers: an HTTP response (data, JSON, text, a file fixture), a transport error,

@@ -3,7 +3,7 @@ import EndpointKitTestServer
 import Foundation
 import XCTest
 
-@testable import EndpointKit
+@_spi(Internal) @testable import EndpointKit
 
 /// ``CurlTransport/executor``: code that prefers it runs on the transport's event-loop thread,
 /// requests behave as they do without it, and it never strands a task.

@@ -3,7 +3,7 @@ import EndpointKitTestServer
 import Foundation
 import XCTest
 
-@testable import EndpointKit
+@_spi(Internal) @testable import EndpointKit
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking

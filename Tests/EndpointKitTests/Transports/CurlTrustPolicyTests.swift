@@ -1,5 +1,5 @@
 #if os(Linux)
-import EndpointKit
+@_spi(Internal) import EndpointKit
 import Foundation
 import XCTest
 

@@ -34,7 +34,7 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, ExpressibleByStr
 
     /// Whether the method is idempotent per RFC 9110 §9.2.2 (`GET`, `HEAD`, `OPTIONS`, `PUT`,
     /// `DELETE`, `TRACE`).
-    public var isIdempotent: Bool {
+    package var isIdempotent: Bool {
         switch rawValue {
         case "GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE": return true
         default: return false

@@ -17,9 +17,9 @@ import Foundation
 /// in any part.
 public struct MultipartFormData: Sendable {
     /// One part of the body.
-    public struct Part: Sendable {
+    package struct Part: Sendable {
         /// Where a part's bytes come from.
-        public enum Content: Sendable {
+        package enum Content: Sendable {
             /// Bytes in memory.
             case data(Data)
             /// A file streamed from disk.
@@ -27,19 +27,19 @@ public struct MultipartFormData: Sendable {
         }
 
         /// The form field name.
-        public var name: String
+        package var name: String
         /// The file name sent in `Content-Disposition`, if any.
-        public var fileName: String?
+        package var fileName: String?
         /// The part's `Content-Type`, if any.
-        public var contentType: String?
+        package var contentType: String?
         /// Extra part headers (for example `Content-Transfer-Encoding`).
-        public var headers: HTTPHeaders
+        package var headers: HTTPHeaders
         /// The bytes.
-        public var content: Content
+        package var content: Content
     }
 
     /// The parts, in order.
-    public private(set) var parts: [Part] = []
+    package private(set) var parts: [Part] = []
     /// Bodies up to this many bytes are built in memory; larger ones go through a temporary file.
     /// 10 MiB by default.
     public var inMemoryThreshold: Int = 10 * 1024 * 1024

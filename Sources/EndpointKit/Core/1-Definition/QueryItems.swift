@@ -49,14 +49,14 @@ public struct QueryItems: Sendable, Hashable, ExpressibleByDictionaryLiteral, Ex
     public mutating func append(contentsOf other: QueryItems) { items.append(contentsOf: other.items) }
 
     /// Whether there are no parameters.
-    public var isEmpty: Bool { items.isEmpty }
+    package var isEmpty: Bool { items.isEmpty }
 
     /// Iterates over the parameters in order.
     public func makeIterator() -> IndexingIterator<[Item]> { items.makeIterator() }
 
     /// Expands the items into name/value pairs (lists per `arrayEncoding`, dictionaries as
     /// `name[key]`, ``QueryValue/none`` dropped), not yet percent-encoded.
-    public func pairs(arrayEncoding: ArrayEncoding) -> [(name: String, value: String)] {
+    @_spi(Internal) public func pairs(arrayEncoding: ArrayEncoding) -> [(name: String, value: String)] {
         var result: [(name: String, value: String)] = []
         result.reserveCapacity(items.count)
         for item in items { Self.expand(item.value, name: item.name, arrayEncoding: arrayEncoding, into: &result) }
@@ -87,7 +87,7 @@ public struct QueryItems: Sendable, Hashable, ExpressibleByDictionaryLiteral, Ex
     /// as they are, so `+`, `&` and `=` inside values survive). Brackets in names are encoded too,
     /// as browsers, PHP's `http_build_query` and Alamofire write them: `filter%5Bstatus%5D=open`,
     /// which servers decode to `filter[status]=open` before reading the brackets.
-    public func percentEncoded(arrayEncoding: ArrayEncoding) -> String {
+    package func percentEncoded(arrayEncoding: ArrayEncoding) -> String {
         pairs(arrayEncoding: arrayEncoding)
             .map {
                 PercentEncoding.encodeQueryComponent($0.name) + "=" + PercentEncoding.encodeQueryComponent($0.value)

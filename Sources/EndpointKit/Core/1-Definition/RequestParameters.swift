@@ -18,7 +18,7 @@ public struct RequestParameters: Sendable, ExpressibleByDictionaryLiteral {
     /// The body, if any: made by the factories below.
     package var body: RequestBody?
     /// Parameters placed by method: query for `GET`, `HEAD` and `DELETE`, form body otherwise.
-    public var methodDependent: QueryItems
+    package var methodDependent: QueryItems
 
     /// Creates parameters from their parts.
     package init(query: QueryItems = QueryItems(), body: RequestBody? = nil, methodDependent: QueryItems = QueryItems())

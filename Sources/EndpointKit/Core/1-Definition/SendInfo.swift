@@ -43,11 +43,11 @@ public struct SendInfo: Sendable {
     }
 
     /// Whether no key has a value.
-    public var isEmpty: Bool { values.isEmpty }
+    package var isEmpty: Bool { values.isEmpty }
 
     /// This information with `other`'s values added; where both have a value for a key,
     /// `other`'s wins.
-    public func merging(_ other: SendInfo) -> SendInfo {
+    package func merging(_ other: SendInfo) -> SendInfo {
         if other.values.isEmpty { return self }
         if values.isEmpty { return other }
         var merged = self

@@ -95,7 +95,7 @@ public final class RequestHandle: Sendable, Hashable, CustomStringConvertible {
 
     /// Cancels the request and deletes the partial file of a resumable download, so the next send
     /// starts from zero. For other requests this is ``cancel()``.
-    public func cancelDiscardingPartialDownload() {
+    package func cancelDiscardingPartialDownload() {
         storage.withLock { $0.discardPartial = true }
         cancel()
     }
@@ -104,7 +104,7 @@ public final class RequestHandle: Sendable, Hashable, CustomStringConvertible {
     public var state: State { storage.withLock { $0.state } }
 
     /// Whether the request is still running.
-    public var isRunning: Bool { state == .running }
+    package var isRunning: Bool { state == .running }
 
     /// Cancels the request. It completes at once with ``TransportError/Reason/cancelled``
     /// (closure, delegate and async caller are all told); does nothing if it already completed.

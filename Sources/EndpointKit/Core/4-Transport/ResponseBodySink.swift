@@ -37,7 +37,7 @@ import FoundationNetworking
 /// and fails the transfer with ``TransportError/Reason/responseTooLarge(limit:)`` once that
 /// backlog passes ``TransportRequest/maximumResponseSize``. A transport that ignores the sink
 /// collects the body: ``APIClient``'s streaming requests then get their elements at the end.
-public protocol ResponseBodySink: Sendable {
+package protocol ResponseBodySink: Sendable {
     /// The final response head arrived (after redirects).
     /// - Parameters:
     ///   - response: The response whose body follows.

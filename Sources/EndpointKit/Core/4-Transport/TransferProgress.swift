@@ -12,7 +12,7 @@ public struct TransferProgress: Sendable, Hashable, CustomStringConvertible {
     public var isFinished = false
 
     /// Creates a progress value.
-    public init(
+    package init(
         bytesSent: Int64 = 0, totalBytesToSend: Int64? = nil, bytesReceived: Int64 = 0,
         totalBytesToReceive: Int64? = nil
     ) {

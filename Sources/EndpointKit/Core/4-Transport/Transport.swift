@@ -6,18 +6,19 @@ import FoundationNetworking
 
 /// Moves a built `URLRequest` over the network and hands back the raw response.
 ///
-/// The seam between ``APIClient`` and the network. ``URLSessionTransport`` is the default;
-/// tests and other HTTP stacks plug in here.
+/// The seam between ``APIClient`` and the network. Choose one of the core's transports,
+/// ``CurlTransport`` (the default on Linux) or ``URLSessionTransport`` (the default on Apple
+/// platforms), or the testing kit's stubs; ``APIClient/Configuration/makeDefaultTransport()``
+/// picks for the platform. ``TransportRequest`` is opaque outside the package, so a transport of
+/// your own can only wrap one of these and pass requests on; observe transfers with an
+/// ``APIPlugin`` instead.
 ///
-/// A transport must call `completion` exactly once per ``execute(_:completion:)``, also after
-/// ``TransportTask/cancel()`` (with ``TransportError/Reason/cancelled``), and must enforce
-/// ``TransportRequest/timeouts``, ending in ``TransportError/Reason/timedOut`` with the
-/// ``TransportError/timeoutLimit`` that ran out. ``APIClient`` hands the error to its caller as
-/// it is.
-///
-/// A transport checks the request head before writing it: a method or header name that is not a
-/// token, or a header value holding CR, LF or NUL, fails with
-/// ``TransportError/Reason/requestBuildFailed`` and nothing is sent.
+/// Every transport calls `completion` exactly once per ``execute(_:completion:)``, also after
+/// ``TransportTask/cancel()`` (with ``TransportError/Reason/cancelled``), enforces the request's
+/// connect, idle and total limits (ending in ``TransportError/Reason/timedOut`` with the
+/// ``TransportError/timeoutLimit`` that ran out), and checks the request head before writing it:
+/// a method or header name that is not a token, or a header value holding CR, LF or NUL, fails
+/// with ``TransportError/Reason/requestBuildFailed`` and nothing is sent.
 public protocol Transport: Sendable {
     /// Starts a transfer.
     /// - Parameters:
@@ -52,31 +53,32 @@ public protocol TransportTask: Sendable {
     func cancel()
 }
 
-/// What a transport is asked to do.
+/// What a transport is asked to do: the request, its limits, where its body goes. Opaque outside
+/// the package: the core's transports and the testing kit's read it.
 public struct TransportRequest: Sendable {
     /// The request to send. When ``bodyFile`` is set, its `httpBody` is `nil`.
-    public var urlRequest: URLRequest
+    package var urlRequest: URLRequest
     /// The connect, idle and total limits.
-    public var timeouts: Timeouts
+    package var timeouts: Timeouts
     /// The largest body accepted in memory, in bytes; a larger body fails with
     /// ``TransportError/Reason/responseTooLarge(limit:)``. Bodies written to a file are not capped.
-    public var maximumResponseSize: Int
+    package var maximumResponseSize: Int
     /// The transfer's priority.
-    public var priority: RequestPriority
+    package var priority: RequestPriority
     /// A file whose bytes are the request body, streamed with a known `Content-Length`.
-    public var bodyFile: URL?
+    package var bodyFile: URL?
     /// Where a successful (2xx) response body is written instead of memory.
-    public var download: DownloadTarget?
+    package var download: DownloadTarget?
     /// Where an accepted response body goes as it arrives, with back-pressure, instead of being
     /// collected; `nil` (collect it) by default. See ``ResponseBodySink``.
-    public var bodySink: (any ResponseBodySink)?
+    package var bodySink: (any ResponseBodySink)?
     /// Called with each change in bytes sent or received, on any thread.
-    public var onProgress: (@Sendable (TransferProgress) -> Void)?
+    package var onProgress: (@Sendable (TransferProgress) -> Void)?
     /// How redirects are followed.
-    public var redirectPolicy: RedirectPolicy
+    package var redirectPolicy: RedirectPolicy
 
     /// Creates a transport request.
-    public init(
+    @_spi(Internal) public init(
         urlRequest: URLRequest, timeouts: Timeouts = Timeouts(), maximumResponseSize: Int,
         priority: RequestPriority = .normal,
         bodyFile: URL? = nil, download: DownloadTarget? = nil,
@@ -94,17 +96,17 @@ public struct TransportRequest: Sendable {
 }
 
 /// A file a transport writes a response body into.
-public struct DownloadTarget: Sendable {
+@_spi(Internal) public struct DownloadTarget: Sendable {
     /// The file written. Created if missing.
-    public var fileURL: URL
+    package var fileURL: URL
     /// How many bytes of the resource the file already holds (the `Range` start sent). A `206`
     /// response is appended at this offset; any other 2xx response replaces the file's content.
-    public var resumeOffset: Int64
+    package var resumeOffset: Int64
     /// Called with the response head before a 2xx body is written to the file.
-    public var onResponse: (@Sendable (HTTPURLResponse) -> Void)?
+    package var onResponse: (@Sendable (HTTPURLResponse) -> Void)?
 
     /// Creates a target.
-    public init(fileURL: URL, resumeOffset: Int64 = 0, onResponse: (@Sendable (HTTPURLResponse) -> Void)? = nil) {
+    package init(fileURL: URL, resumeOffset: Int64 = 0, onResponse: (@Sendable (HTTPURLResponse) -> Void)? = nil) {
         self.fileURL = fileURL
         self.resumeOffset = max(0, resumeOffset)
         self.onResponse = onResponse
@@ -125,7 +127,7 @@ public struct TransportResponse: Sendable {
     public var data: Data
     /// The file holding the whole body, when the request had a ``TransportRequest/download``
     /// target and the response was 2xx.
-    public var fileURL: URL?
+    package var fileURL: URL?
     /// What the exchange took (phases, body bytes, connection), when the transport measured it;
     /// `nil` by default. Kept with the response head, so that copies of a response cost nothing
     /// more for it.
@@ -137,7 +139,7 @@ public struct TransportResponse: Sendable {
     var head: ResponseHead
 
     /// Creates a transport response.
-    public init(response: HTTPURLResponse, data: Data, fileURL: URL? = nil) {
+    @_spi(Internal) public init(response: HTTPURLResponse, data: Data, fileURL: URL? = nil) {
         self.init(head: ResponseHead(response), data: data, fileURL: fileURL)
     }
 

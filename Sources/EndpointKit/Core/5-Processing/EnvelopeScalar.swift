@@ -62,7 +62,7 @@ public enum EnvelopeScalar: Sendable, Hashable, Codable, CustomStringConvertible
     }
 
     /// The value as an integer, when it is one (also from integral text or numbers).
-    public var intValue: Int? {
+    package var intValue: Int? {
         switch self {
         case .int(let value): return value
         case .double(let value): return value.rounded() == value && abs(value) < 1e15 ? Int(value) : nil

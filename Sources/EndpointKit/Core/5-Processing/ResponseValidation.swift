@@ -30,7 +30,7 @@ public struct ResponseValidation: Sendable, Hashable {
     ])
 
     /// Whether a `Content-Type` header value is acceptable.
-    public func accepts(contentType: String?) -> Bool {
+    @_spi(Internal) public func accepts(contentType: String?) -> Bool {
         guard let acceptable = acceptableContentTypes else { return true }
         guard let contentType, let received = MediaType(contentType) else { return false }
         return acceptable.contains { MediaType($0)?.matches(received) ?? false }

@@ -38,15 +38,15 @@ public enum APIResult<Value: Sendable>: Sendable {
         return false
     }
 
-    /// Returns the value or throws the ``ServerFailure`` or ``TransportError``.
+    /// Returns the value, or throws the failure as an ``APIFailure`` (`.server` or `.transport`).
     ///
     /// `consuming`: a result used once (`try await client.send(request).get()`) hands its value
     /// over without a copy; on a stored result it reads a copy, as before.
-    public consuming func get() throws -> Value {
+    public consuming func get() throws(APIFailure) -> Value {
         switch self {
         case .success(let value, _): return value
-        case .serverFailure(let failure): throw failure
-        case .transportError(let error): throw error
+        case .serverFailure(let failure): throw .server(failure)
+        case .transportError(let error): throw .transport(error)
         }
     }
 

@@ -11,5 +11,5 @@ public enum ResponseSource: Sendable, Hashable {
     case revalidated
 
     /// Whether the body came from the cache.
-    public var isCached: Bool { self != .network }
+    package var isCached: Bool { self != .network }
 }

@@ -48,7 +48,7 @@ public struct ServerFailure: Error, Sendable, CustomStringConvertible {
 
     /// Creates a server failure. The client creates these; custom envelopes and decoders throw
     /// ``BusinessFailure`` instead.
-    public init(kind: Kind, code: EnvelopeScalar?, message: String?, metadata: ResponseMetadata) {
+    @_spi(Internal) public init(kind: Kind, code: EnvelopeScalar?, message: String?, metadata: ResponseMetadata) {
         self.kind = kind
         self.code = code
         self.message = message

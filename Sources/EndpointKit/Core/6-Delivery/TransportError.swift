@@ -68,7 +68,7 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
     ///   - underlyingError: The original error, `nil` by default.
     ///   - metadata: The response, when one was received; `nil` by default.
     ///   - timeoutLimit: For ``Reason/timedOut``, the limit that ran out; `nil` by default.
-    public init(
+    @_spi(Internal) public init(
         _ reason: Reason, message: String, underlyingError: (any Error)? = nil, metadata: ResponseMetadata? = nil,
         timeoutLimit: Timeouts.Limit? = nil
     ) {

@@ -72,7 +72,7 @@ public final class AuthenticationInterceptor<Credential: Sendable>: RequestInter
     public var credential: Credential? { state.withLock { $0.credential } }
 
     /// How many refreshes have run.
-    public var refreshCount: Int { state.withLock { $0.refreshCount } }
+    package var refreshCount: Int { state.withLock { $0.refreshCount } }
 
     /// Replaces the credential, for example after the user logs in again.
     public func setCredential(_ credential: Credential?) {

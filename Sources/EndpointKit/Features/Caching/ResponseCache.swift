@@ -183,7 +183,7 @@ public final class ResponseCache: Sendable {
     }
 
     /// Bytes used in memory and on disk.
-    public var usage: (memory: Int, disk: Int) { state.withLock { ($0.memorySize, $0.diskSize) } }
+    package var usage: (memory: Int, disk: Int) { state.withLock { ($0.memorySize, $0.diskSize) } }
 
     private func removeAll(where matches: (CachedResponse) -> Bool) {
         let files = state.withLock { state -> [(name: String, version: UInt64)] in

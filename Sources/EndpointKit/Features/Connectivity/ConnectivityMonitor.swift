@@ -60,7 +60,7 @@ public final class ConnectivityMonitor: Sendable {
 
     /// Starts watching with a probe of your own (another reachability source, or a test double),
     /// called every `pollingInterval` seconds.
-    public convenience init(pollingInterval: TimeInterval = 2, probe: @escaping @Sendable () -> Status) {
+    package convenience init(pollingInterval: TimeInterval = 2, probe: @escaping @Sendable () -> Status) {
         self.init(pollingInterval: pollingInterval, usesPathMonitor: false, probe: probe)
     }
 
@@ -119,7 +119,7 @@ public final class ConnectivityMonitor: Sendable {
     }
 
     /// Checks the network once, now (on Linux: interfaces and default routes).
-    public static func probe() -> Status {
+    package static func probe() -> Status {
         #if canImport(Glibc)
         return hasUsableInterface() && hasDefaultRoute() ? .online : .offline
         #else

@@ -37,11 +37,11 @@ import FoundationNetworking
 /// the request as ``TransportError/Reason/timedOut``.
 public struct OfflineRetrier: RequestRetrier {
     /// The monitor whose status says when the network is back.
-    public let monitor: ConnectivityMonitor
+    let monitor: ConnectivityMonitor
     /// The longest wait for the network, in seconds.
-    public let maximumWait: TimeInterval
+    let maximumWait: TimeInterval
     /// The retrier asked about every failure this one does not wait for, usually a ``RetryPolicy``.
-    public let otherwise: (any RequestRetrier)?
+    let otherwise: (any RequestRetrier)?
 
     /// Creates a retrier that waits for `monitor`.
     /// - Parameters:

@@ -17,7 +17,7 @@ import FoundationNetworking
 /// ```
 public struct LoggerPlugin: APIPlugin {
     /// How much is logged.
-    public enum Level: Int, Sendable, Comparable {
+    public enum Level: Sendable, Comparable {
         /// Nothing.
         case off
         /// Failed requests only, one line each.
@@ -26,17 +26,14 @@ public struct LoggerPlugin: APIPlugin {
         case info
         /// Also headers and bodies.
         case debug
-
-        /// Orders levels by verbosity.
-        public static func < (lhs: Level, rhs: Level) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 
     /// How much is logged.
-    public let level: Level
+    let level: Level
     /// What is redacted.
-    public let redactor: Redactor
+    let redactor: Redactor
     /// The most body bytes written per message.
-    public let bodyLimit: Int
+    let bodyLimit: Int
     private let sink: @Sendable (String) -> Void
 
     /// Creates a logger.

@@ -90,7 +90,7 @@ public struct Redactor: Sendable, Hashable {
 
     /// The URL with the values of secret query parameters replaced; the rest of the URL is kept as
     /// it is.
-    public func redact(_ url: URL) -> URL {
+    package func redact(_ url: URL) -> URL {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false),
             let query = components.percentEncodedQuery
         else { return url }
@@ -134,7 +134,7 @@ public struct Redactor: Sendable, Hashable {
     }
 
     /// The request with secret headers, query parameters and body fields replaced.
-    public func redact(_ request: URLRequest) -> URLRequest {
+    package func redact(_ request: URLRequest) -> URLRequest {
         var copy = request
         copy.url = request.url.map(redact)
         for (name, value) in request.allHTTPHeaderFields ?? [:] where isSecretHeader(name) {

@@ -12,7 +12,7 @@ public struct Page<Element: Sendable>: Sendable {
     public let metadata: ResponseMetadata
 
     /// Creates a page.
-    public init(number: Int, position: PagePosition, items: [Element], info: PageInfo?, metadata: ResponseMetadata) {
+    package init(number: Int, position: PagePosition, items: [Element], info: PageInfo?, metadata: ResponseMetadata) {
         self.number = number
         self.position = position
         self.items = items

@@ -88,7 +88,7 @@ public struct DownloadDestination: Sendable, Hashable {
 
     /// A file name from a `Content-Disposition` value, made safe: no folders, no `..`, no control
     /// characters, no leading dots, at most 255 bytes. `nil` when nothing usable is left.
-    public static func sanitizedFileName(fromContentDisposition value: String) -> String? {
+    @_spi(Internal) public static func sanitizedFileName(fromContentDisposition value: String) -> String? {
         var candidate: String?
         for parameter in value.split(separator: ";").map({ $0.trimmingCharacters(in: .whitespaces) }) {
             let lowered = parameter.lowercased()
@@ -107,7 +107,7 @@ public struct DownloadDestination: Sendable, Hashable {
     }
 
     /// A file name made safe as described in ``sanitizedFileName(fromContentDisposition:)``.
-    public static func sanitizedFileName(_ name: String) -> String? {
+    @_spi(Internal) public static func sanitizedFileName(_ name: String) -> String? {
         // Split on scalars: as a Character, "/" followed by a combining mark is not "/".
         let lastComponent = name.unicodeScalars.split { $0 == "/" || $0 == "\\" }.last ?? Substring.UnicodeScalarView()
         var cleaned = String(String.UnicodeScalarView(lastComponent.filter { $0.value >= 0x20 && $0.value != 0x7F }))

@@ -115,7 +115,7 @@ public final class CurlTransport: Transport {
     deinit { loop.stop() }
 
     /// The version of the libcurl in use (e.g. `7.88.1`), or `nil` if it cannot be loaded.
-    public static var libraryVersion: String? {
+    package static var libraryVersion: String? {
         do {
             try CurlLibrary.load()
             return CurlLibrary.version
@@ -144,7 +144,7 @@ public final class CurlTransport: Transport {
 
     /// The number of transfers whose libcurl handle is alive (running, or cancelled and not yet
     /// removed by the event loop).
-    public var activeTransferCount: Int { loop.liveTransferCount }
+    @_spi(Internal) public var activeTransferCount: Int { loop.liveTransferCount }
 
     /// Starts a transfer; see ``Transport/execute(_:completion:)``. Honours every field of the
     /// request: timeouts, size cap, body file, download target, progress and redirect policy

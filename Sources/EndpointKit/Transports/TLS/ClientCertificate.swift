@@ -42,7 +42,7 @@ public struct ClientCertificate: Sendable, CustomStringConvertible, CustomReflec
     public let certificates: [TLSCertificate]
     /// Whether the private key is encrypted (a PEM `ENCRYPTED PRIVATE KEY`, or a legacy
     /// `Proc-Type: 4,ENCRYPTED` block).
-    public let isKeyEncrypted: Bool
+    package let isKeyEncrypted: Bool
 
     init(identity: Identity, certificates: [TLSCertificate], isKeyEncrypted: Bool) {
         self.identity = identity

@@ -23,7 +23,7 @@ public struct TLSCertificate: Sendable, Hashable {
     /// Creates a certificate from DER bytes.
     /// - Throws: ``TransportConfigurationError/malformedCertificate(_:)`` if the bytes are not one
     ///   DER-encoded X.509 certificate.
-    public init(derEncoded data: Data) throws(TransportConfigurationError) {
+    package init(derEncoded data: Data) throws(TransportConfigurationError) {
         guard let publicKeyInfo = DERReader(data).certificatePublicKeyInfo() else {
             throw .malformedCertificate("\(data.count) bytes that are not a DER-encoded X.509 certificate")
         }
@@ -91,10 +91,4 @@ public struct TLSCertificate: Sendable, Hashable {
         let base64 = derData.base64EncodedString(options: [.lineLength64Characters, .endLineWithLineFeed])
         return "\(Self.begin)\n\(base64)\n\(Self.end)\n"
     }
-
-    /// Two certificates are equal when their DER bytes are.
-    public static func == (lhs: TLSCertificate, rhs: TLSCertificate) -> Bool { lhs.derData == rhs.derData }
-
-    /// Hashes the DER bytes.
-    public func hash(into hasher: inout Hasher) { hasher.combine(derData) }
 }

@@ -128,7 +128,7 @@ public final class URLSessionTransport: Transport {
     deinit { session.invalidateAndCancel() }
 
     /// The number of transfers in flight.
-    public var activeTransferCount: Int { delegate.activeCount }
+    @_spi(Internal) public var activeTransferCount: Int { delegate.activeCount }
 
     /// Starts a data task for the request; see ``Transport/execute(_:completion:)``.
     public func execute(
