@@ -15,8 +15,8 @@ extension APIClient {
     ///   - request: The streaming endpoint.
     ///   - info: What this send tells plugins, added to the request's ``/EndpointKit/APIRequest/sendInfo``.
     ///     Empty by default.
-    /// - Returns: The elements; the loop throws the ``/EndpointKit/ServerFailure`` or
-    ///   ``/EndpointKit/TransportError`` the stream ends with (see ``ResponseStream``).
+    /// - Returns: The elements; the loop throws the ``/EndpointKit/APIFailure`` the stream ends
+    ///   with (see ``ResponseStream``).
     public func stream<Request: StreamingRequest>(
         _ request: Request, info: SendInfo = SendInfo()
     ) -> ResponseStream<Request.Element> {

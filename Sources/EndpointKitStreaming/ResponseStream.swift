@@ -5,8 +5,8 @@ import EndpointKit
 /// Iterating sends the request; elements come as they arrive, and a reader that is behind holds
 /// the transfer back (see ``StreamingRequest/bufferSize``). Leaving the loop, or cancelling the
 /// Task, cancels the transfer. The loop ends normally when the stream does; a stream that fails
-/// throws its ``/EndpointKit/ServerFailure`` (a status the validation refused, with its body) or
-/// ``/EndpointKit/TransportError`` (a cut connection, after the elements that came before it; a cancelled
+/// throws its ``/EndpointKit/APIFailure``: `.server` (a status the validation refused, with its
+/// body) or `.transport` (a cut connection, after the elements that came before it; a cancelled
 /// Task; an element that did not decode).
 ///
 /// Keep the stream in a constant to read its ``summary`` once the loop is over, however it ended:
@@ -15,16 +15,16 @@ import EndpointKit
 /// let stream = client.stream(TailLog(name: "api"))
 /// do {
 ///     for try await line in stream { print(line) }
-/// } catch let failure as ServerFailure {
-///     print("refused:", failure.statusCode, failure.bodyText)
+/// } catch {
+///     print("refused:", error.statusCode ?? 0, error.message ?? "")
 /// }
 /// print("received", stream.summary?.bytesReceived ?? 0, "bytes")
 /// ```
 ///
 /// Each iteration sends the request again.
 public struct ResponseStream<Element: Sendable>: AsyncSequence, Sendable {
-    /// Any error: ``/EndpointKit/ServerFailure`` or ``/EndpointKit/TransportError``.
-    public typealias Failure = any Error
+    /// What an iteration throws: the server's "no" (`.server`) or no usable answer (`.transport`).
+    public typealias Failure = APIFailure
 
     private let start: @Sendable () -> StreamReader<Element>
     private let ends = StreamEnds()

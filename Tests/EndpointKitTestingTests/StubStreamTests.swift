@@ -80,7 +80,7 @@ final class StubStreamTests: XCTestCase {
         let scores = await board.scores
         let failure = await board.failure
         XCTAssertEqual(scores, ["1-0", "1-1"])
-        XCTAssertEqual((failure as? ServerFailure)?.statusCode, 204)
+        XCTAssertEqual((failure as? APIFailure)?.serverFailure?.statusCode, 204)
         XCTAssertEqual(
             stubs.recordedRequests.map { $0.urlRequest.value(forHTTPHeaderField: "Last-Event-ID") }, [nil, "1", "2"])
     }
@@ -110,7 +110,7 @@ final class StubStreamTests: XCTestCase {
         let scores = await board.scores
         let failure = await board.failure
         XCTAssertEqual(scores, ["1-0"])
-        XCTAssertEqual((failure as? TransportError)?.reason, .connectionLost)
+        XCTAssertEqual((failure as? APIFailure)?.transportError?.reason, .connectionLost)
     }
 
     func testThatAStubbedStreamHonoursTheIdleTimeout() async throws {
@@ -119,8 +119,8 @@ final class StubStreamTests: XCTestCase {
         let client = makeClient(stubs)
         try await bounded { await board.follow(on: client, LiveScores(idleTimeout: 0.1)) }
         let failure = await board.failure
-        XCTAssertEqual((failure as? TransportError)?.reason, .timedOut)
-        XCTAssertEqual((failure as? TransportError)?.timeoutLimit, .idle)
+        XCTAssertEqual((failure as? APIFailure)?.transportError?.reason, .timedOut)
+        XCTAssertEqual((failure as? APIFailure)?.transportError?.timeoutLimit, .idle)
     }
 
     func testThatARequestThatDoesNotStreamGetsTheWholeBody() async throws {

@@ -151,10 +151,8 @@ final class DeliveryTests: LoopbackTestCase {
         do {
             _ = try await client.value(for: GetItem())
             XCTFail("expected a failure")
-        } catch let failure as ServerFailure {
-            XCTAssertEqual(failure.statusCode, 404)
         } catch {
-            XCTFail("\(error)")
+            XCTAssertEqual(error.serverFailure?.statusCode, 404, "\(error)")
         }
     }
 

@@ -187,8 +187,8 @@ final class EndpointValueTests: LoopbackTestCase {
         do {
             _ = try await client.value(for: failing)
             XCTFail("expected a server failure")
-        } catch let failure as ServerFailure {
-            XCTAssertEqual(failure.message, "Nope")
+        } catch {
+            XCTAssertEqual(error.serverFailure?.message, "Nope")
         }
     }
 

@@ -186,7 +186,7 @@ final class PaginatorTests: LoopbackTestCase {
             try await forEachPage(of: paginator) { _ in seen += 1 }
             XCTFail("the sequence should throw")
         } catch {
-            XCTAssertEqual((error as? ServerFailure)?.statusCode, 500)
+            XCTAssertEqual((error as? APIFailure)?.serverFailure?.statusCode, 500)
         }
         XCTAssertEqual(seen, 2)
         let hasMore = paginator.snapshot.hasMore
@@ -210,7 +210,7 @@ final class PaginatorTests: LoopbackTestCase {
         iteration.cancel()
         let outcome = await iteration.result
         guard case .failure(let error) = outcome else { return XCTFail("\(outcome)") }
-        XCTAssertEqual((error as? TransportError)?.reason, .cancelled)
+        XCTAssertEqual((error as? APIFailure)?.transportError?.reason, .cancelled)
         let (current, loading) = (paginator.snapshot.currentPage, paginator.snapshot.isLoading)
         XCTAssertEqual(current, 1)
         XCTAssertFalse(loading)

@@ -10,10 +10,8 @@ extension BoardScreen {
         do {
             title = try await client.value(for: GetMember()).name
             record("async member: \(title)")
-        } catch let failure as ServerFailure {
-            show(.server(failure))
         } catch {
-            show((error as? TransportError).map { .transport($0) })
+            show(error)  // an APIFailure: `value(for:)` throws(APIFailure)
         }
     }
 
@@ -38,7 +36,7 @@ extension BoardScreen {
             }
             record("async activity ended")
         } catch {
-            show((error as? TransportError).map { .transport($0) } ?? (error as? ServerFailure).map { .server($0) })
+            show(error)
         }
     }
 }

@@ -10,11 +10,12 @@ extension NewsScreen {
     @discardableResult
     func refreshTitle() -> Task<Void, Never> {
         Task {
-            do {
+            // Inside a closure Swift does not infer a `do` block's error type: say it.
+            do throws(APIFailure) {
                 title = try await client.value(for: GetProfile()).name
                 log("async profile: \(title)")
             } catch {
-                show(thrown: error)
+                show(error)
             }
         }
     }
@@ -37,15 +38,17 @@ extension NewsScreen {
     @discardableResult
     func watchTicker() -> Task<Void, Never> {
         Task {
-            do {
+            do throws(APIFailure) {
                 for try await headline in client.stream(LiveHeadlines()) {
                     log("async live: \(headline.title)")
                 }
                 log("async live ended")
-            } catch let failure as ServerFailure where LiveHeadlines.isEndOfHeadlines(failure) {
-                log("async live ended")
             } catch {
-                show(thrown: error)
+                if let failure = error.serverFailure, LiveHeadlines.isEndOfHeadlines(failure) {
+                    log("async live ended")
+                } else {
+                    show(error)
+                }
             }
         }
     }

@@ -60,15 +60,6 @@ final class NewsScreen {
         log("failed: \(errorMessage ?? "")")
     }
 
-    /// Shows an error thrown by an async form: a ``ServerFailure`` or a ``TransportError``.
-    func show(thrown error: any Error) {
-        switch error {
-        case let failure as ServerFailure: show(.server(failure))
-        case let error as TransportError: show(.transport(error))
-        default: show(.transport(TransportError(.badResponse, message: "\(error)")))
-        }
-    }
-
     // MARK: - One request
 
     /// The reader's name as the title: the closure form.

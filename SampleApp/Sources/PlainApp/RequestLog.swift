@@ -13,7 +13,8 @@ final class RequestLog: APIPlugin {
     func didComplete<Value: Sendable>(_ result: APIResult<Value>, context: RequestContext) {
         let outcome: String
         switch result {
-        case .success(_, let metadata): outcome = "\(metadata.statusCode)" + (metadata.source.isCached ? " cached" : "")
+        case .success(_, let metadata):
+            outcome = "\(metadata.statusCode)" + (metadata.source == .network ? "" : " cached")
         case .serverFailure(let failure): outcome = "\(failure.statusCode)"
         case .transportError(let error): outcome = "\(error.reason)"
         }

@@ -80,7 +80,7 @@ final class ServerSentEventStreamTests: LoopbackTestCase {
         let first = expectation(description: "first event")
         let task = Task { () -> Collected<ServerSentEvent> in
             var collected = Collected<ServerSentEvent>()
-            do {
+            do throws(APIFailure) {
                 // The server closes after one event; the stream then waits 5 s to reconnect (once,
                 // so that a cancel that is not heard ends the test, not hangs it).
                 let reconnection = StreamReconnection(delay: 5, maximumReconnects: 1)

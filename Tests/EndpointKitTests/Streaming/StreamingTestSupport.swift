@@ -32,10 +32,10 @@ struct EventStream: StreamingRequest {
 /// What an async loop over a stream collected, and how it ended.
 struct Collected<Element: Sendable>: Sendable {
     var elements: [Element] = []
-    var failure: (any Error)?
+    var failure: APIFailure?
 
-    var serverFailure: ServerFailure? { failure as? ServerFailure }
-    var transportReason: TransportError.Reason? { (failure as? TransportError)?.reason }
+    var serverFailure: ServerFailure? { failure?.serverFailure }
+    var transportReason: TransportError.Reason? { failure?.transportError?.reason }
 }
 
 extension XCTestCase {
@@ -55,7 +55,7 @@ extension XCTestCase {
     ) async -> Collected<Element> {
         let task = Task { () -> Collected<Element> in
             var collected = Collected<Element>()
-            do {
+            do throws(APIFailure) {
                 for try await element in stream {
                     collected.elements.append(element)
                     onElement?(element)

@@ -69,7 +69,7 @@ final class StreamingTests: LoopbackTestCase {
         let started = expectation(description: "first line")
         let task = Task { () -> Collected<String> in
             var collected = Collected<String>()
-            do {
+            do throws(APIFailure) {
                 for try await line in client.stream(LineStream(path: "/stalled")) {
                     collected.elements.append(line)
                     started.fulfill()

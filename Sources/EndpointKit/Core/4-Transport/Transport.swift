@@ -123,7 +123,7 @@ public struct TransportResponse: Sendable {
         get { head.response }
         set { head = ResponseHead(newValue).replacingMetrics(head.metrics) }
     }
-    /// The body, when it was kept in memory (empty when it went to ``fileURL``).
+    /// The body, when it was kept in memory (empty when it went to a download file).
     public var data: Data
     /// The file holding the whole body, when the request had a ``TransportRequest/download``
     /// target and the response was 2xx.

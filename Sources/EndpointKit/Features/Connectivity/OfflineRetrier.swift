@@ -25,15 +25,15 @@ import FoundationNetworking
 ///
 /// After such a failure the retrier waits until the monitor reports
 /// ``ConnectivityMonitor/Status/online`` (not at all if it already does), then answers
-/// ``RetryDecision/retry(after:)`` with 0. If the network is not back within ``maximumWait`` it
+/// ``RetryDecision/retry(after:)`` with 0. If the network is not back within `maximumWait` it
 /// answers ``RetryDecision/stop``: the request fails with that attempt's failure and the retriers
 /// after this one are not asked, since the caller has waited long enough already. A send is waited
-/// for once: a later failure for want of a network, and every other failure, gets ``otherwise``'s
+/// for once: a later failure for want of a network, and every other failure, gets `otherwise`'s
 /// answer (``RetryDecision/noOpinion`` without one).
 ///
 /// Cancelling the request ends the wait at once, and the request completes once, as cancelled.
 /// The client bounds every retrier's answer by the request's idle and total timeouts: keep
-/// ``maximumWait`` below them (the idle timeout is 60 seconds by default), or a longer wait ends
+/// `maximumWait` below them (the idle timeout is 60 seconds by default), or a longer wait ends
 /// the request as ``TransportError/Reason/timedOut``.
 public struct OfflineRetrier: RequestRetrier {
     /// The monitor whose status says when the network is back.
@@ -57,10 +57,10 @@ public struct OfflineRetrier: RequestRetrier {
     }
 
     /// Waits for the network after a failure for want of one, the first time in a send; asks
-    /// ``otherwise`` about any other failure.
+    /// `otherwise` about any other failure.
     /// - Returns: ``RetryDecision/retry(after:)`` with 0 once the monitor reports a connection;
-    ///   ``RetryDecision/stop`` when it did not within ``maximumWait``; otherwise what
-    ///   ``otherwise`` answers, or ``RetryDecision/noOpinion``.
+    ///   ``RetryDecision/stop`` when it did not within `maximumWait`; otherwise what
+    ///   `otherwise` answers, or ``RetryDecision/noOpinion``.
     public func retry(
         _ request: URLRequest, failedWith failure: APIFailure, context: RequestContext
     ) async
@@ -93,7 +93,7 @@ public struct OfflineRetrier: RequestRetrier {
         return [.notConnected, .cannotConnect, .cannotFindHost].contains(error.reason)
     }
 
-    /// `true` once the monitor reports a connection; `false` after ``maximumWait``, or at once when
+    /// `true` once the monitor reports a connection; `false` after `maximumWait`, or at once when
     /// the calling Task is cancelled.
     private func waitForConnection() async -> Bool {
         let monitor = monitor

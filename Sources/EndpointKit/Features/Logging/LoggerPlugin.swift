@@ -9,7 +9,7 @@ import FoundationNetworking
 /// `Authorization`, `Cookie`, `Set-Cookie` and `Proxy-Authorization` values, and the values of
 /// secret query parameters, form fields and JSON keys, never reach a log line: everything goes
 /// through a ``Redactor`` (the same rules as recorded test fixtures). Bodies are cut at
-/// ``bodyLimit`` bytes. At ``Level/debug`` each response also gets a line with its
+/// `bodyLimit` bytes. At ``Level/debug`` each response also gets a line with its
 /// ``TransferMetrics`` (phases, bytes, connection reuse, HTTP version, server address).
 ///
 /// ```swift
