@@ -41,7 +41,6 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
     let priority: RequestPriority
     /// The request's limits.
     let timeouts: Timeouts
-    private let hasBody: Bool
     private let download: DownloadTarget?
     private let limit: Int
     /// The body streamed to the request's sink (SessionBodyStream.swift), if it has one.
@@ -61,7 +60,6 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
         url = request.urlRequest.url
         priority = request.priority
         timeouts = request.timeouts
-        hasBody = request.urlRequest.httpBody != nil || request.bodyFile != nil
         download = request.download
         limit = request.maximumResponseSize
         original = request.urlRequest
@@ -124,7 +122,13 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
             fail(TransportError(.badResponse, message: "The response is not an HTTP response."))
             return false
         }
-        let streamed = stream.map { $0.open(http, task: state.withLock { $0.task }) } ?? false
+        // A redirect the transfer follows itself: its body is not the response's.
+        let (task, redirected) = state.withLock { ($0.task, $0.followUp != nil) }
+        if let failure = Self.contentLengthConflict(in: http) {
+            fail(failure)
+            return false
+        }
+        let streamed = redirected ? false : (stream.map { $0.open(http, task: task) } ?? false)
         let outcome = state.withLock { state -> Result<TransferProgress, TransportError> in
             do throws(TransportError) {
                 if !streamed { try state.writer.begin(ResponseHead(http)) }
@@ -145,6 +149,15 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
             fail(error)
             return false
         }
+    }
+
+    /// A response that declares two different `Content-Length` values (two fields, or a list in
+    /// one field; FoundationNetworking joins repeated fields with ", "): its framing cannot be
+    /// trusted (RFC 9112 §6.3), so it is a bad response, and cancelling the task closes its
+    /// connection instead of reusing it. Identical values are one length.
+    static func contentLengthConflict(in response: HTTPURLResponse) -> TransportError? {
+        guard let field = response.value(forHTTPHeaderField: "Content-Length"), field.contains(",") else { return nil }
+        return HTTPFraming.contentLengthConflict(inValues: [field], url: response.url)
     }
 
     func didReceive(data: Data) {
@@ -180,10 +193,24 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
         if let progress { onProgress?(progress) }
     }
 
-    /// Applies the redirect policy: the request to follow with (or `nil` to stop), and an error
-    /// to fail with after answering URLSession.
-    func redirect(status: Int, proposed: URLRequest) -> (next: URLRequest?, failure: TransportError?) {
+    /// Applies the redirect rule and policy: the request to follow with (or `nil` to stop), and an
+    /// error to fail with after answering URLSession.
+    /// - Parameters:
+    ///   - location: The redirect's `Location` field as the server sent it: a location that is not
+    ///     http(s) fails the transfer (``HTTPRedirect/target(of:from:)``), whatever URLSession
+    ///     made of it in `proposed`.
+    ///   - from: The URL of the redirect response, which a relative location is resolved against.
+    func redirect(
+        status: Int, location: String?, from current: URL?, proposed: URLRequest
+    ) -> (next: URLRequest?, failure: TransportError?) {
         serverReached()
+        if let location, let current = current ?? url {
+            do throws(TransportError) {
+                _ = try HTTPRedirect.target(of: location, from: current)
+            } catch {
+                return (nil, error)
+            }
+        }
         let count = state.withLock {
             $0.redirects += 1
             return $0.redirects
@@ -192,14 +219,16 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
         case .follow(let next):
             state.withLock { $0.clock.exchangeStarted() }
             #if canImport(FoundationNetworking)
-            // FoundationNetworking drops the body of a redirected 307/308: stop, and resend it
-            // ourselves once the redirect response is complete.
-            if [307, 308].contains(status), hasBody {
-                state.withLock { $0.followUp = next }
-                return (nil, nil)
-            }
-            #endif
+            // Every hop is a task of its own: FoundationNetworking would send the next hop on the
+            // same libcurl handle, and libcurl 7.83 to 8.0 then reads a header line that starts
+            // with a space through a pointer left over from the previous hop (curl issue 11101):
+            // a hostile server stops the process. Its own follow also drops a 307/308 body. Stop,
+            // and send the next hop once the redirect response is complete.
+            state.withLock { $0.followUp = next }
+            return (nil, nil)
+            #else
             return (carryingStoredCookies(next), nil)
+            #endif
         case .stop: return (nil, nil)
         case .fail(let reason, let message): return (nil, TransportError(reason, message: message))
         }
@@ -245,8 +274,10 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
             onFollowUp(self, next)
             return
         }
-        let (response, refused) = state.withLock { ($0.response, $0.challengeCancelled) }
+        let (response, refused, task) = state.withLock { ($0.response, $0.challengeCancelled, $0.task) }
         if let error, !(refused && response != nil && (error as? URLError)?.code == .cancelled) {
+            // The URL of this hop: a redirect the transfer followed itself is a task of its own.
+            let url = task?.originalRequest?.url ?? url
             // URLSession's own timeout is the idle limit (the others are this transfer's timers).
             let timedOut = (error as? URLError)?.code == .timedOut
             finish(
