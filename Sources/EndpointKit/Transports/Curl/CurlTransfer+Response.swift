@@ -176,14 +176,15 @@ extension CurlTransfer {
         return response
     }
 
-    /// Saves the head's `Set-Cookie` fields, also those of a redirect (a login often sets its
+    /// Saves the head's `Set-Cookie` fields within the storage's limits (see
+    /// ``StoredCookies/store(_:from:in:)``), also those of a redirect (a login often sets its
     /// session cookie on the 302).
     private func storeCookies() {
         guard let storage = settings.cookieStorage, let url,
             head.lines.hasSetCookie
         else { return }
-        let cookies = HTTPCookie.cookies(withResponseHeaderFields: head.dictionary, for: url)
-        storage.setCookies(cookies, for: url, mainDocumentURL: nil)
+        let fields = head.fields.filter { $0.name.caseInsensitiveEquals("set-cookie") }.map(\.value)
+        StoredCookies.store(fields, from: url, in: storage)
     }
 
     private func httpVersion() -> String {

@@ -54,8 +54,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         // The rule is checked against the `Location` the server sent: FoundationNetworking has
         // already rewritten `request` (a `file:` location into a path on the same origin).
         let (next, failure) = transfer.redirect(
-            status: response.statusCode, location: response.value(forHTTPHeaderField: "Location"),
-            from: response.url, proposed: request)
+            response, location: response.value(forHTTPHeaderField: "Location"), proposed: request)
         completionHandler(next)
         if let failure { transfer.fail(failure) }
     }

@@ -50,13 +50,19 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
     /// Where each hop's cookies come from when the transport picks them itself (Linux, see
     /// ``StoredCookies``); `nil` when URLSession does, or the session sends none.
     private let cookieStorage: HTTPCookieStorage?
+    /// Where the cookies each hop's response sets are stored, if the transport stores them (Linux,
+    /// within ``StoredCookies``' limits).
+    private let setCookieStorage: HTTPCookieStorage?
 
-    /// - Parameter cookieStorage: Where each hop's cookies come from, if the transport picks them.
+    /// - Parameters:
+    ///   - cookieStorage: Where each hop's cookies come from, if the transport picks them.
+    ///   - setCookieStorage: Where responses' cookies go, if the transport stores them.
     init(
-        request: TransportRequest, cookieStorage: HTTPCookieStorage? = nil,
+        request: TransportRequest, cookieStorage: HTTPCookieStorage? = nil, setCookieStorage: HTTPCookieStorage? = nil,
         completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
     ) {
         self.cookieStorage = cookieStorage
+        self.setCookieStorage = setCookieStorage
         url = request.urlRequest.url
         priority = request.priority
         timeouts = request.timeouts
@@ -124,6 +130,7 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
         }
         // A redirect the transfer follows itself: its body is not the response's.
         let (task, redirected) = state.withLock { ($0.task, $0.followUp != nil) }
+        if !redirected { storeCookies(of: http) }
         if let failure = Self.contentLengthConflict(in: http) {
             fail(failure)
             return false
@@ -199,12 +206,14 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
     ///   - location: The redirect's `Location` field as the server sent it: a location that is not
     ///     http(s) fails the transfer (``HTTPRedirect/target(of:from:)``), whatever URLSession
     ///     made of it in `proposed`.
-    ///   - from: The URL of the redirect response, which a relative location is resolved against.
+    ///   - response: The redirect response; a relative location is resolved against its URL.
     func redirect(
-        status: Int, location: String?, from current: URL?, proposed: URLRequest
+        _ response: HTTPURLResponse, location: String?, proposed: URLRequest
     ) -> (next: URLRequest?, failure: TransportError?) {
         serverReached()
-        if let location, let current = current ?? url {
+        storeCookies(of: response)
+        let status = response.statusCode
+        if let location, let current = response.url ?? url {
             do throws(TransportError) {
                 _ = try HTTPRedirect.target(of: location, from: current)
             } catch {
@@ -232,6 +241,17 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
         case .stop: return (nil, nil)
         case .fail(let reason, let message): return (nil, TransportError(reason, message: message))
         }
+    }
+
+    /// Stores the cookies `response` sets, within ``StoredCookies``' limits (Linux; on Apple
+    /// platforms URLSession stores them).
+    private func storeCookies(of response: HTTPURLResponse) {
+        #if canImport(FoundationNetworking)
+        guard let setCookieStorage, let url = response.url,
+            let joined = response.value(forHTTPHeaderField: "Set-Cookie")
+        else { return }
+        StoredCookies.store(StoredCookies.setCookieFields(joined: joined), from: url, in: setCookieStorage)
+        #endif
     }
 
     /// `request` with the `Cookie` header of the stored cookies its hop sends (see
