@@ -21,6 +21,25 @@ enum HTTPRedirect {
         }
     }
 
+    /// The one redirect rule of both transports: where `location` (a `Location` field exactly as
+    /// the server sent it, before any HTTP stack rewrote it) leads from `current`, if that is an
+    /// `http` or `https` URL.
+    ///
+    /// Anything else (`file:`, `ftp:`, `gopher:`, `dict:`, `data:`, a location that is not a URL)
+    /// is refused, so that nothing is sent for it: FoundationNetworking, for one, turns
+    /// `file:///etc/passwd` into a `GET /etc/passwd` to the same origin.
+    /// - Throws: ``TransportError`` with reason ``TransportError/Reason/unsupportedURL``.
+    static func target(of location: String, from current: URL) throws(TransportError) -> URL {
+        guard let target = URL(string: location, relativeTo: current)?.absoluteURL,
+            let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            target.host?.isEmpty == false
+        else {
+            throw TransportError(
+                .unsupportedURL, message: "A redirect points to an unsupported location (\(location.prefix(200))).")
+        }
+        return target
+    }
+
     private static let bodyHeaders = ["Content-Type", "Content-Length", "Content-Encoding", "Transfer-Encoding"]
 
     /// The proposed next request, or `nil` when `status` is not a redirect with a `Location`.
@@ -29,12 +48,7 @@ enum HTTPRedirect {
         after request: URLRequest, status: Int, location: String?
     ) throws(TransportError) -> URLRequest? {
         guard redirects(status), let location, !location.isEmpty, let current = request.url else { return nil }
-        guard let target = URL(string: location, relativeTo: current)?.absoluteURL,
-            let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https"
-        else {
-            throw TransportError(
-                .unsupportedURL, message: "A redirect points to an unsupported location (\(location.prefix(200))).")
-        }
+        let target = try self.target(of: location, from: current)
         var next = request
         next.url = target
         let method = request.httpMethod?.uppercased() ?? "GET"

@@ -11,11 +11,19 @@ import FoundationNetworking
 /// value holds CR, LF or NUL is never sent: the storage takes any `HTTPCookie`, and those bytes
 /// would split the request (see ``HeaderFieldRules``).
 enum StoredCookies {
-    /// The `Cookie` header a request to `url` carries from `storage`, or `nil` for none.
+    /// The `Cookie` header a request to `url` carries from `storage`, or `nil` for none; at most
+    /// ``maximumHeaderSize`` bytes (the cookies that do not fit are left out).
     /// - Parameter overHTTPS: Whether `url` is `https`.
     static func header(for url: URL, overHTTPS: Bool, from storage: HTTPCookieStorage) -> String? {
         guard let stored = storage.cookies(for: url), !stored.isEmpty else { return nil }
-        let cookies = sent(stored, to: url, overHTTPS: overHTTPS)
+        var size = 0
+        let cookies = sent(stored, to: url, overHTTPS: overHTTPS).filter { cookie in
+            // "name=value" and the "; " before it.
+            let length = cookie.name.utf8.count + cookie.value.utf8.count + (size == 0 ? 1 : 3)
+            guard size + length <= maximumHeaderSize else { return false }
+            size += length
+            return true
+        }
         return cookies.isEmpty ? nil : HTTPCookie.requestHeaderFields(with: cookies)["Cookie"]
     }
 

@@ -29,7 +29,7 @@ final class StoredCookieTests: LoopbackTestCase {
     /// The header fields the echo at the end of a plain `http` request to `path` saw.
     /// - Parameter own: The request's own `Cookie` header, if it has one.
     private func echoedHeaders(
-        of path: String, own: String? = nil, on transport: any Transport
+        of path: String, own: String? = nil, on transport: any Transport, decoding: Bool = true
     ) throws
         -> [String: String]
     {
@@ -45,6 +45,7 @@ final class StoredCookieTests: LoopbackTestCase {
         }
         wait(for: [done], timeout: 15)
         let data = try XCTUnwrap(result.withLock { $0 }).get().data
+        guard decoding else { return [:] }
         return try JSONDecoder().decode(Echo.self, from: data).headers
     }
 
@@ -168,6 +169,79 @@ final class StoredCookieTests: LoopbackTestCase {
         XCTAssertFalse(StoredCookies.pathMatches("/ab", "/a"))
         XCTAssertFalse(StoredCookies.pathMatches("/a", "/a/"))
         XCTAssertFalse(StoredCookies.pathMatches("/", "/a"))
+    }
+
+    // MARK: - Limits (issue 44)
+
+    func testThatACookieFloodStoresAtMostTheDomainLimitAndSendsABoundedHeader() throws {
+        let tag = "ek\(UUID().uuidString.prefix(6))"
+        defer { deleteCookies(prefixed: tag) }
+        // About 260 KB of head: 10,000 cookies for the host, under libcurl's 300 KB head limit.
+        let lines = (0..<10_000).map { "Set-Cookie: \(tag)\($0)=v" }
+        let head = Data((["HTTP/1.1 200 OK"] + lines + ["Content-Length: 2", "", ""]).joined(separator: "\r\n").utf8)
+        server.route("/flood") { _ in .raw(head + Data("{}".utf8), closeAfter: false) }
+        server.route("/echo") { .echo($0) }
+        for kind in TransportKind.selected {
+            deleteCookies(prefixed: tag)
+            let transport = try kind.make()
+            _ = try echoedHeaders(of: "/flood", on: transport, decoding: false)
+            let stored = (HTTPCookieStorage.shared.cookies ?? []).filter { $0.name.hasPrefix(tag) }
+            XCTAssertEqual(stored.count, StoredCookies.maximumCookiesPerDomain, kind.name)
+            XCTAssertTrue(stored.contains { $0.name == "\(tag)9999" }, "the last cookie set is kept (\(kind.name))")
+            XCTAssertFalse(stored.contains { $0.name == "\(tag)0" }, "the first one is not (\(kind.name))")
+            let header = try echoedHeaders(of: "/echo", on: transport)["cookie"] ?? ""
+            XCTAssertGreaterThan(header.utf8.count, 0, kind.name)
+            XCTAssertLessThanOrEqual(header.utf8.count, StoredCookies.maximumHeaderSize, kind.name)
+        }
+    }
+
+    func testThatTheOldestCookiesOfADomainGoFirstAndOversizedOnesAreIgnored() throws {
+        let tag = "ek\(UUID().uuidString.prefix(6))"
+        defer { deleteCookies(prefixed: tag) }
+        let storage = HTTPCookieStorage.shared
+        let url = server.url("/")
+        storage.setCookie(try cookie("\(tag)app"))  // set by the app: older than any the transport stores
+        for index in 0..<60 { StoredCookies.store(["\(tag)\(index)=1; Path=/"], from: url, in: storage) }
+        var names = Set((storage.cookies ?? []).map(\.name).filter { $0.hasPrefix(tag) })
+        // 61 for the domain: the app's cookie (the oldest) and the first ten the transport stored go.
+        XCTAssertEqual(names, Set((10..<60).map { "\(tag)\($0)" }))
+        // Setting a kept cookie again makes it the newest.
+        StoredCookies.store(["\(tag)11=2; Path=/"], from: url, in: storage)
+        StoredCookies.store(["\(tag)60=1; Path=/"], from: url, in: storage)
+        names = Set((storage.cookies ?? []).map(\.name).filter { $0.hasPrefix(tag) })
+        XCTAssertTrue(names.contains("\(tag)11"), "set again, so newer than 10")
+        XCTAssertFalse(names.contains("\(tag)10"), "the oldest when 60 came")
+        XCTAssertTrue(names.contains("\(tag)60"))
+        let big = String(repeating: "x", count: StoredCookies.maximumCookieSize)
+        StoredCookies.store(
+            ["\(tag)big=\(big)", "\(tag)fits=\(big.dropFirst(tag.utf8.count + 5))"], from: url, in: storage)
+        names = Set((storage.cookies ?? []).map(\.name).filter { $0.hasPrefix(tag) })
+        XCTAssertFalse(names.contains("\(tag)big"), "over 4096 bytes")
+        XCTAssertTrue(names.contains("\(tag)fits"), "4096 bytes")
+    }
+
+    func testThatTheStorageKeepsAtMostItsTotalLimit() throws {
+        let tag = "ek\(UUID().uuidString.prefix(6))".lowercased()
+        let storage = HTTPCookieStorage.shared
+        defer {
+            for stored in storage.cookies ?? [] where stored.domain.hasPrefix(tag) { storage.deleteCookie(stored) }
+        }
+        let domains = StoredCookies.maximumCookies / StoredCookies.maximumCookiesPerDomain + 2
+        for domain in 0..<domains {
+            let url = try XCTUnwrap(URL(string: "http://\(tag)\(domain).test/"))
+            let fields = (0..<StoredCookies.maximumCookiesPerDomain).map { "c\($0)=1; Path=/" }
+            StoredCookies.store(fields, from: url, in: storage)
+        }
+        XCTAssertEqual(storage.cookies?.count ?? 0, StoredCookies.maximumCookies)
+        let ours = (storage.cookies ?? []).filter { $0.domain.hasPrefix(tag) }
+        XCTAssertFalse(ours.contains { $0.domain.hasPrefix("\(tag)0.") }, "the oldest domain's cookies went first")
+        XCTAssertTrue(ours.contains { $0.domain.hasPrefix("\(tag)\(domains - 1).") }, "the newest stay")
+    }
+
+    func testThatJoinedSetCookieFieldsAreSplitOutsideExpiresDates() {
+        XCTAssertEqual(
+            StoredCookies.setCookieFields(joined: "a=1, b=2; Expires=Wed, 09 Jun 2031 10:18:14 GMT; Path=/, c=3"),
+            ["a=1", "b=2; Expires=Wed, 09 Jun 2031 10:18:14 GMT; Path=/", "c=3"])
     }
 }
 #endif

@@ -104,7 +104,7 @@ final class CurlEventLoop: TaskExecutor, @unchecked Sendable {
     func recycle(_ handle: Handle) {
         liveTransfers.subtract(1, ordering: .relaxed)
         let kept = idleHandles.withLock { idle -> Bool in
-            guard idle.count < Self.idleHandleLimit else { return false }
+            guard idle.count < Self.idleHandleLimit, CurlLibrary.reusesHandlesSafely else { return false }
             idle.append(handle)
             return true
         }

@@ -29,6 +29,19 @@ enum CurlLibrary {
         }
     }
 
+    /// Whether an easy handle may serve a second transfer (the pool, the next hop of a redirect).
+    ///
+    /// Not from 7.83.0 (the header API) to 8.0.1: a transfer that starts on a used handle keeps a
+    /// pointer to the previous transfer's freed headers, and a response whose first field line
+    /// starts with a space or tab is then unfolded into that memory (curl issue 11101, fixed in
+    /// 8.1.0): any server could stop the process. Debian 12 has 7.88.1. There every transfer and
+    /// every hop gets a new handle; connections are reused all the same (they are the multi
+    /// handle's).
+    static let reusesHandlesSafely: Bool = {
+        let number = ek_curl_version_number()
+        return number < 0x07_53_00 || number >= 0x08_01_00
+    }()
+
     /// libcurl's version, e.g. `7.88.1`, or `unknown` before it is loaded.
     static var version: String { ek_curl_version_text().map { String(cString: $0) } ?? "unknown" }
 

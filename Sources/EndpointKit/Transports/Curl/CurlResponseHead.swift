@@ -11,6 +11,9 @@ struct CurlResponseHead {
     private(set) var statusCode = 0
     /// Whether the blank line ending the last head arrived.
     private(set) var isComplete = false
+    /// Whether a field line of the last head has a space or tab in its name (`X A: 1`,
+    /// `X-A : 1`), which is not HTTP (RFC 9112 §5.1) and which FoundationNetworking refuses.
+    private(set) var hasMalformedField = false
 
     /// Takes one header line (with its CRLF).
     /// - Returns: Whether the line was the blank line that ends the head.
@@ -26,10 +29,25 @@ struct CurlResponseHead {
         {
             lines.removeAll()
             isComplete = false
+            hasMalformedField = false
             statusCode = Self.status(in: line, end: end)
             return false
         }
+        if !hasMalformedField, Self.nameHasWhitespace(line, end: end) { hasMalformedField = true }
         lines.append(UnsafeRawBufferPointer(rebasing: line[0..<end]))
+        return false
+    }
+
+    /// Whether the name of a field line (up to its colon) holds a space or tab after its first
+    /// byte; a line that starts with one is libcurl's to refuse (folding).
+    private static func nameHasWhitespace(_ line: UnsafeRawBufferPointer, end: Int) -> Bool {
+        var index = 1
+        while index < end {
+            let byte = line[index]
+            if byte == UInt8(ascii: ":") { return false }
+            if byte == 0x20 || byte == 0x09 { return true }
+            index += 1
+        }
         return false
     }
 

@@ -14,6 +14,15 @@ extension CurlTransfer {
         guard head.consume(line), head.statusCode >= 200, receiveFailure == nil else { return line.count }
         storeCookies()
         do throws(TransportError) {
+            if head.hasMalformedField {
+                throw malformedHead("a field name holds a space or tab")
+            }
+            if let lengths = head.value(for: "Content-Length"), lengths.contains(","),
+                let conflict = HTTPFraming.contentLengthConflict(inValues: [lengths], url: url)
+            {
+                // Aborting the transfer closes the connection: it is not reused (RFC 9112 §6.3).
+                throw conflict
+            }
             if HTTPRedirect.redirects(head.statusCode),
                 let proposed = try HTTPRedirect.proposedRequest(
                     after: request, status: head.statusCode, location: head.value(for: "Location"))
@@ -101,6 +110,11 @@ extension CurlTransfer {
         if let receiveFailure { return .finish(.failure(receiveFailure)) }
         guard code == 0 else {
             if code == 28 { return .finish(.failure(timeoutError())) }
+            if code == 43, head.statusCode != 0 {
+                // libcurl's header store refuses a first field line that starts with a space or
+                // tab (obsolete line folding with nothing to fold into); URLSession fails the same.
+                return .finish(.failure(malformedHead("a field line starts with a space or tab")))
+            }
             if code == 63 {  // CURLE_FILESIZE_EXCEEDED: a Content-Length over the cap.
                 return .finish(
                     .failure(
@@ -146,6 +160,12 @@ extension CurlTransfer {
         return try makeResponse()
     }
 
+    /// A head that is not HTTP: `badResponse`, as FoundationNetworking reports it.
+    private func malformedHead(_ problem: String) -> TransportError {
+        let target = url.map { " (\($0.redactedForMessages))" } ?? ""
+        return TransportError(.badResponse, message: "The server's response could not be read\(target): \(problem).")
+    }
+
     private func makeResponse() throws(TransportError) -> ResponseHead {
         guard let url,
             let response = ResponseHead(
@@ -156,14 +176,15 @@ extension CurlTransfer {
         return response
     }
 
-    /// Saves the head's `Set-Cookie` fields, also those of a redirect (a login often sets its
+    /// Saves the head's `Set-Cookie` fields within the storage's limits (see
+    /// ``StoredCookies/store(_:from:in:)``), also those of a redirect (a login often sets its
     /// session cookie on the 302).
     private func storeCookies() {
         guard let storage = settings.cookieStorage, let url,
             head.lines.hasSetCookie
         else { return }
-        let cookies = HTTPCookie.cookies(withResponseHeaderFields: head.dictionary, for: url)
-        storage.setCookies(cookies, for: url, mainDocumentURL: nil)
+        let fields = head.fields.filter { $0.name.caseInsensitiveEquals("set-cookie") }.map(\.value)
+        StoredCookies.store(fields, from: url, in: storage)
     }
 
     private func httpVersion() -> String {

@@ -152,7 +152,13 @@ final class CurlTransfer: TransportTask, @unchecked Sendable {
         redirectStep = nil
         lastCounts = (0, 0)
         writer = ResponseBodyWriter(limit: limit, download: download)
-        ek_curl_easy_reset(easy)
+        if !CurlLibrary.reusesHandlesSafely, let fresh = ek_curl_easy_init() {
+            // The next hop on a new handle (see ``CurlLibrary/reusesHandlesSafely``).
+            ek_curl_easy_cleanup(easy)
+            handle = CurlEventLoop.Handle(easy: fresh, errorBuffer: handle.errorBuffer)
+        } else {
+            ek_curl_easy_reset(easy)
+        }
         handle.options = .fresh
         ek_curl_slist_free_all(headerList)
         headerList = nil

@@ -26,8 +26,15 @@ extension TransportError {
 
     /// The reason for a failure, by its code and, where one code covers several cases, its text.
     static func reason(for error: CurlError) -> Reason {
-        // 56 is a receive error, but also a response head over libcurl's total limit (300 KB).
-        if error.code == 56, error.detail.lowercased().contains("too large response headers") { return .badResponse }
+        // 56 is a receive error, but also a response head over libcurl's total limit (300 KB), and
+        // a chunk size that is not hexadecimal or too long ("... in chunked-encoding"): a
+        // malformed response, not a lost connection (which a retrier would send again).
+        if error.code == 56 {
+            let detail = error.detail.lowercased()
+            if detail.contains("too large response headers") || detail.contains("in chunked-encoding") {
+                return .badResponse
+            }
+        }
         // A TLS alert from the server after the handshake: TLS 1.3 servers refuse a missing or
         // untrusted client certificate this way, at the client's first read.
         if error.code == 55 || error.code == 56, error.detail.lowercased().contains(" alert ") { return .tls }

@@ -51,7 +51,10 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
             completionHandler(nil)
             return
         }
-        let (next, failure) = transfer.redirect(status: response.statusCode, proposed: request)
+        // The rule is checked against the `Location` the server sent: FoundationNetworking has
+        // already rewritten `request` (a `file:` location into a path on the same origin).
+        let (next, failure) = transfer.redirect(
+            response, location: response.value(forHTTPHeaderField: "Location"), proposed: request)
         completionHandler(next)
         if let failure { transfer.fail(failure) }
     }

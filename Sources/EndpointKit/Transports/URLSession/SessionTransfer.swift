@@ -41,7 +41,6 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
     let priority: RequestPriority
     /// The request's limits.
     let timeouts: Timeouts
-    private let hasBody: Bool
     private let download: DownloadTarget?
     private let limit: Int
     /// The body streamed to the request's sink (SessionBodyStream.swift), if it has one.
@@ -51,17 +50,22 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
     /// Where each hop's cookies come from when the transport picks them itself (Linux, see
     /// ``StoredCookies``); `nil` when URLSession does, or the session sends none.
     private let cookieStorage: HTTPCookieStorage?
+    /// Where the cookies each hop's response sets are stored, if the transport stores them (Linux,
+    /// within ``StoredCookies``' limits).
+    private let setCookieStorage: HTTPCookieStorage?
 
-    /// - Parameter cookieStorage: Where each hop's cookies come from, if the transport picks them.
+    /// - Parameters:
+    ///   - cookieStorage: Where each hop's cookies come from, if the transport picks them.
+    ///   - setCookieStorage: Where responses' cookies go, if the transport stores them.
     init(
-        request: TransportRequest, cookieStorage: HTTPCookieStorage? = nil,
+        request: TransportRequest, cookieStorage: HTTPCookieStorage? = nil, setCookieStorage: HTTPCookieStorage? = nil,
         completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
     ) {
         self.cookieStorage = cookieStorage
+        self.setCookieStorage = setCookieStorage
         url = request.urlRequest.url
         priority = request.priority
         timeouts = request.timeouts
-        hasBody = request.urlRequest.httpBody != nil || request.bodyFile != nil
         download = request.download
         limit = request.maximumResponseSize
         original = request.urlRequest
@@ -124,7 +128,14 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
             fail(TransportError(.badResponse, message: "The response is not an HTTP response."))
             return false
         }
-        let streamed = stream.map { $0.open(http, task: state.withLock { $0.task }) } ?? false
+        // A redirect the transfer follows itself: its body is not the response's.
+        let (task, redirected) = state.withLock { ($0.task, $0.followUp != nil) }
+        if !redirected { storeCookies(of: http) }
+        if let failure = Self.contentLengthConflict(in: http) {
+            fail(failure)
+            return false
+        }
+        let streamed = redirected ? false : (stream.map { $0.open(http, task: task) } ?? false)
         let outcome = state.withLock { state -> Result<TransferProgress, TransportError> in
             do throws(TransportError) {
                 if !streamed { try state.writer.begin(ResponseHead(http)) }
@@ -145,6 +156,15 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
             fail(error)
             return false
         }
+    }
+
+    /// A response that declares two different `Content-Length` values (two fields, or a list in
+    /// one field; FoundationNetworking joins repeated fields with ", "): its framing cannot be
+    /// trusted (RFC 9112 §6.3), so it is a bad response, and cancelling the task closes its
+    /// connection instead of reusing it. Identical values are one length.
+    static func contentLengthConflict(in response: HTTPURLResponse) -> TransportError? {
+        guard let field = response.value(forHTTPHeaderField: "Content-Length"), field.contains(",") else { return nil }
+        return HTTPFraming.contentLengthConflict(inValues: [field], url: response.url)
     }
 
     func didReceive(data: Data) {
@@ -180,10 +200,26 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
         if let progress { onProgress?(progress) }
     }
 
-    /// Applies the redirect policy: the request to follow with (or `nil` to stop), and an error
-    /// to fail with after answering URLSession.
-    func redirect(status: Int, proposed: URLRequest) -> (next: URLRequest?, failure: TransportError?) {
+    /// Applies the redirect rule and policy: the request to follow with (or `nil` to stop), and an
+    /// error to fail with after answering URLSession.
+    /// - Parameters:
+    ///   - location: The redirect's `Location` field as the server sent it: a location that is not
+    ///     http(s) fails the transfer (``HTTPRedirect/target(of:from:)``), whatever URLSession
+    ///     made of it in `proposed`.
+    ///   - response: The redirect response; a relative location is resolved against its URL.
+    func redirect(
+        _ response: HTTPURLResponse, location: String?, proposed: URLRequest
+    ) -> (next: URLRequest?, failure: TransportError?) {
         serverReached()
+        storeCookies(of: response)
+        let status = response.statusCode
+        if let location, let current = response.url ?? url {
+            do throws(TransportError) {
+                _ = try HTTPRedirect.target(of: location, from: current)
+            } catch {
+                return (nil, error)
+            }
+        }
         let count = state.withLock {
             $0.redirects += 1
             return $0.redirects
@@ -192,17 +228,30 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
         case .follow(let next):
             state.withLock { $0.clock.exchangeStarted() }
             #if canImport(FoundationNetworking)
-            // FoundationNetworking drops the body of a redirected 307/308: stop, and resend it
-            // ourselves once the redirect response is complete.
-            if [307, 308].contains(status), hasBody {
-                state.withLock { $0.followUp = next }
-                return (nil, nil)
-            }
-            #endif
+            // Every hop is a task of its own: FoundationNetworking would send the next hop on the
+            // same libcurl handle, and libcurl 7.83 to 8.0 then reads a header line that starts
+            // with a space through a pointer left over from the previous hop (curl issue 11101):
+            // a hostile server stops the process. Its own follow also drops a 307/308 body. Stop,
+            // and send the next hop once the redirect response is complete.
+            state.withLock { $0.followUp = next }
+            return (nil, nil)
+            #else
             return (carryingStoredCookies(next), nil)
+            #endif
         case .stop: return (nil, nil)
         case .fail(let reason, let message): return (nil, TransportError(reason, message: message))
         }
+    }
+
+    /// Stores the cookies `response` sets, within ``StoredCookies``' limits (Linux; on Apple
+    /// platforms URLSession stores them).
+    private func storeCookies(of response: HTTPURLResponse) {
+        #if canImport(FoundationNetworking)
+        guard let setCookieStorage, let url = response.url,
+            let joined = response.value(forHTTPHeaderField: "Set-Cookie")
+        else { return }
+        StoredCookies.store(StoredCookies.setCookieFields(joined: joined), from: url, in: setCookieStorage)
+        #endif
     }
 
     /// `request` with the `Cookie` header of the stored cookies its hop sends (see
@@ -245,8 +294,10 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
             onFollowUp(self, next)
             return
         }
-        let (response, refused) = state.withLock { ($0.response, $0.challengeCancelled) }
+        let (response, refused, task) = state.withLock { ($0.response, $0.challengeCancelled, $0.task) }
         if let error, !(refused && response != nil && (error as? URLError)?.code == .cancelled) {
+            // The URL of this hop: a redirect the transfer followed itself is a task of its own.
+            let url = task?.originalRequest?.url ?? url
             // URLSession's own timeout is the idle limit (the others are this transfer's timers).
             let timedOut = (error as? URLError)?.code == .timedOut
             finish(

@@ -38,17 +38,35 @@ extension TransportError {
         case .badServerResponse?, .cannotParseResponse?, .cannotDecodeRawData?, .cannotDecodeContentData?,
             .zeroByteResource?:
             reason = .badResponse
-        case .unsupportedURL?, .badURL?: reason = .unsupportedURL
+        case .unsupportedURL?, .badURL?:
+            reason = Self.classifyUnsupported(urlError?.code, text: text.lowercased(), url: url)
         default:
             reason = Self.classifyCurlText(text.lowercased(), isHTTPS: url?.scheme?.lowercased() == "https")
         }
-        if reason == .unsupportedURL, let scheme = url?.scheme?.lowercased(), scheme == "http" || scheme == "https" {
-            // libcurl reports a reply that is not HTTP ("Received HTTP/0.9") as an unsupported protocol.
-            reason = .badResponse
+        var message = Self.message(for: reason, detail: "\(text) [\(nsError.domain) \(nsError.code)]", url: url)
+        if reason == .cannotConnect, urlError?.code == .badURL {
+            let target = url?.redactedForMessages ?? "<url>"
+            message =
+                "Could not connect to the server (\(target)): URLSession on Linux cannot connect to an "
+                + "IPv6 address literal; use CurlTransport or a host name."
         }
-        self.init(
-            reason, message: Self.message(for: reason, detail: "\(text) [\(nsError.domain) \(nsError.code)]", url: url),
-            underlyingError: error)
+        self.init(reason, message: message, underlyingError: error)
+    }
+
+    /// `unsupportedURL` and `badURL` on an http(s) URL stand for other things on Linux, told apart
+    /// here so that the reason is the one libcurl gives for the same request. `unsupportedURL` is
+    /// libcurl's unsupported protocol: a reply that is not HTTP ("Received HTTP/0.9", "Unsupported
+    /// response code in HTTP response"), a bad response; only a location in another scheme is an
+    /// unsupported URL, and the transfer refuses those before URLSession sees them. `badURL` is
+    /// FoundationNetworking refusing a host that is an IPv6 literal before connecting: it could
+    /// not connect.
+    private static func classifyUnsupported(_ code: URLError.Code?, text: String, url: URL?) -> Reason {
+        guard let scheme = url?.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            return .unsupportedURL
+        }
+        if code == .badURL { return url?.host?.contains(":") == true ? .cannotConnect : .unsupportedURL }
+        if text.contains("protocol \""), text.contains("not supported") { return .unsupportedURL }
+        return .badResponse
     }
 
     /// On Linux, FoundationNetworking passes many libcurl failures through as error `-1` with
@@ -65,9 +83,14 @@ extension TransportError {
         }
         // An oversized head: one header line over libcurl's 100 KB ("out of memory"), or all of
         // them over 300 KB ("too large response headers").
+        // A malformed head or body: a NUL byte or a space in a header line (FoundationNetworking's
+        // own parser refuses the line: "Failed writing header"), a first field line that starts
+        // with a space ("bad argument"), a chunk size that is not hexadecimal or too long, as
+        // libcurl's transfer reports them (CURLcode 8, 43, 56; see TransportError+CurlCode.swift).
         if [
             "weird server reply", "http/0.9", "unsupported http version", "invalid status line", "header overflow",
-            "too large response headers", "out of memory",
+            "too large response headers", "out of memory", "nul byte in header", "failed writing header",
+            "in chunked-encoding", "a libcurl function was given a bad argument",
         ].contains(where: text.contains) {
             return .badResponse
         }

@@ -22,6 +22,9 @@ public final class URLSessionTransport: Transport {
     /// Where requests' cookies come from when the transport picks them itself: on Linux, where
     /// FoundationNetworking sends every cookie of the host (see ``StoredCookies``).
     private let cookieStorage: HTTPCookieStorage?
+    /// Where the cookies responses set are stored when the transport stores them itself: on
+    /// Linux, within ``StoredCookies``' limits (FoundationNetworking's storage has none).
+    private let setCookieStorage: HTTPCookieStorage?
 
     /// Creates a transport with its own session.
     /// - Parameter configuration: The session configuration; `.default` by default, with
@@ -111,11 +114,15 @@ public final class URLSessionTransport: Transport {
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         #if canImport(FoundationNetworking)
-        // The session still stores the cookies responses set; the transport picks those to send.
+        // The transport picks the cookies to send, and stores those responses set within limits.
         cookieStorage = configuration.httpShouldSetCookies ? configuration.httpCookieStorage : nil
+        setCookieStorage =
+            configuration.httpCookieAcceptPolicy == .never ? nil : configuration.httpCookieStorage
         configuration.httpShouldSetCookies = false
+        configuration.httpCookieStorage = nil
         #else
         cookieStorage = nil
+        setCookieStorage = nil
         #endif
         let delegate = SessionDelegate(trustPolicy: checkedTrustPolicy, clientCredential: clientCredential)
         let queue = OperationQueue()
@@ -150,7 +157,8 @@ public final class URLSessionTransport: Transport {
             DispatchQueue.global().async { completion(.failure(violation)) }
             return FinishedTransportTask()
         }
-        let transfer = SessionTransfer(request: request, cookieStorage: cookieStorage, completion: completion)
+        let transfer = SessionTransfer(
+            request: request, cookieStorage: cookieStorage, setCookieStorage: setCookieStorage, completion: completion)
         transfer.onFollowUp = { [weak self] transfer, next in
             self?.start(transfer, sending: transfer.carryingStoredCookies(next), bodyFile: request.bodyFile)
         }
