@@ -23,7 +23,7 @@ public struct QueryItems: Sendable, Hashable, ExpressibleByDictionaryLiteral, Ex
     }
 
     /// The parameters in order.
-    public private(set) var items: [Item]
+    package private(set) var items: [Item]
 
     /// No items, made once.
     static let empty = QueryItems()

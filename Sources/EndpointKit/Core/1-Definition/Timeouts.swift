@@ -21,16 +21,13 @@ import Foundation
 /// ``TransportError/timeoutLimit`` says which limit it was.
 public struct Timeouts: Sendable, Hashable {
     /// One of the three limits.
-    public enum Limit: String, Sendable, Hashable, CustomStringConvertible {
+    public enum Limit: String, Sendable, Hashable {
         /// The connection (DNS, TCP and TLS) was not established in time.
         case connect
         /// No byte was sent or received for too long.
         case idle
         /// The request did not finish within its total deadline.
         case total
-
-        /// `"connect"`, `"idle"` or `"total"`.
-        public var description: String { rawValue }
     }
 
     /// The longest wait for a connection (DNS, TCP and TLS), in seconds; 0 or less for no limit

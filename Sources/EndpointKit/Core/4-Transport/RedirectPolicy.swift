@@ -30,7 +30,7 @@ public struct RedirectPolicy: Sendable, Hashable {
     public static let `default` = RedirectPolicy()
 
     /// What to do with one redirect.
-    public enum Decision: Equatable, Sendable {
+    package enum Decision: Equatable, Sendable {
         /// Follow it with this request.
         case follow(URLRequest)
         /// Do not follow; the 3xx is the response.
@@ -39,7 +39,7 @@ public struct RedirectPolicy: Sendable, Hashable {
         case fail(TransportError.Reason, String)
 
         /// Compares decisions (errors by reason and message).
-        public static func == (lhs: Decision, rhs: Decision) -> Bool {
+        package static func == (lhs: Decision, rhs: Decision) -> Bool {
             switch (lhs, rhs) {
             case (.follow(let left), .follow(let right)): return left == right
             case (.stop, .stop): return true
@@ -56,7 +56,7 @@ public struct RedirectPolicy: Sendable, Hashable {
     ///   - status: The redirect's status code.
     ///   - proposed: The request the HTTP stack proposes for the new location.
     ///   - count: How many redirects this one makes (1 for the first).
-    public func decide(original: URLRequest, status: Int, proposed: URLRequest, count: Int) -> Decision {
+    package func decide(original: URLRequest, status: Int, proposed: URLRequest, count: Int) -> Decision {
         guard maximumRedirects > 0 else { return .stop }
         guard count <= maximumRedirects else {
             return .fail(.tooManyRedirects, "More than \(maximumRedirects) redirects.")

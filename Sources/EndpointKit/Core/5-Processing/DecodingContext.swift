@@ -13,11 +13,11 @@ public final class DecodingContext {
     /// The raw response body.
     public let data: Data
     /// The HTTP response (made when first read; ``metadata`` has the status and headers without it).
-    public var response: HTTPURLResponse { metadata.response }
+    var response: HTTPURLResponse { metadata.response }
     /// The response's status, headers and request.
     public let metadata: ResponseMetadata
     /// The request as sent.
-    public let request: URLRequest
+    let request: URLRequest
     /// The decoder configured for the request (the request's override, or the client's).
     public let decoder: JSONDecoder
     /// The envelope configured for the request (the request's override, or the client's).

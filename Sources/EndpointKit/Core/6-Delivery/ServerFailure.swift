@@ -56,7 +56,7 @@ public struct ServerFailure: Error, Sendable, CustomStringConvertible {
     }
 
     /// The raw response body.
-    public var body: Data { metadata.data }
+    package var body: Data { metadata.data }
 
     /// The body as UTF-8 text (invalid bytes replaced).
     public var bodyText: String { String(decoding: metadata.data, as: UTF8.self) }

@@ -39,12 +39,12 @@ public final class ResponseCache: Sendable {
     }
 
     /// The most bytes kept in memory.
-    public let memoryCapacity: Int
+    let memoryCapacity: Int
     /// The most bytes kept on disk (0 for a memory-only cache).
-    public let diskCapacity: Int
+    let diskCapacity: Int
     /// Whether the cache serves several users (a server): `Cache-Control: private` is then not
     /// stored and `s-maxage` wins over `max-age`. `false` by default.
-    public let isShared: Bool
+    let isShared: Bool
     private let store: DiskCacheStore?
     private let state = Locked(State())
 

@@ -10,7 +10,7 @@ import Glibc
 
 /// Watches whether the device can reach a network, like YTK apps' reachability checks.
 ///
-/// On Apple platforms it wraps `NWPathMonitor`. On Linux it looks, every ``pollingInterval``
+/// On Apple platforms it wraps `NWPathMonitor`. On Linux it looks, every `pollingInterval`
 /// seconds, for an interface that is up and running with an address (other than loopback) and
 /// for a default route (`/proc/net/route`, `/proc/net/ipv6_route`). ``status`` is the latest
 /// reading; ``updates`` follows the changes as an async sequence:
@@ -41,7 +41,7 @@ public final class ConnectivityMonitor: Sendable {
     }
 
     /// How often Linux re-checks, in seconds.
-    public let pollingInterval: TimeInterval
+    let pollingInterval: TimeInterval
     private let state = Locked(State())
     private let queue = DispatchQueue(label: "EndpointKit.ConnectivityMonitor")
     #if canImport(Network)

@@ -84,7 +84,7 @@ public final class CurlTransport: Transport {
     }
 
     /// The configuration the transport was created with.
-    public let configuration: Configuration
+    let configuration: Configuration
     private let settings: Settings
     private let loop: CurlEventLoop
 
