@@ -85,6 +85,30 @@ final class LifecycleTests: LoopbackTestCase {
         XCTAssertEqual(server.requestCount, 3)
     }
 
+    /// A `RetryPolicy` decides where the response was processed: for an `async` send every attempt
+    /// runs on the awaiting task (its task-local values are visible to the plugins), with and
+    /// without a wait before the retry.
+    func testThatEveryAttemptOfAnAwaitedSendRunsOnTheAwaitingTask() async {
+        for baseDelay in [0.0, 0.01] {
+            let failures = Counter()
+            server.route("/item") { _ in
+                if failures.value() < 2 {
+                    failures.increment()
+                    return .status(503)
+                }
+                return .json(["id": 7, "name": "recovered"])
+            }
+            let witness = TaskWitness()
+            let client = makeClient {
+                $0.retrier = RetryPolicy(maxRetries: 3, baseDelay: baseDelay, jitter: 0)
+                $0.plugins = [witness]
+            }
+            let result = await TaskWitness.$marker.withValue("caller") { await client.send(GetItem()) }
+            XCTAssertEqual(result.value?.name, "recovered", "base delay \(baseDelay)")
+            XCTAssertEqual(witness.markers, ["caller", "caller", "caller"], "base delay \(baseDelay)")
+        }
+    }
+
     func testThatRetriesStopAtTheLimitWithTheLastFailure() async {
         server.route("/item") { _ in .status(500) }
         let client = makeClient { $0.retrier = RetryPolicy(maxRetries: 2, baseDelay: 0.01) }
@@ -319,5 +343,19 @@ final class RecordingTransport: Transport, @unchecked Sendable {
     ) -> any TransportTask {
         lock.withLock { seen.append(request) }
         return base.execute(request, completion: completion)
+    }
+}
+
+/// Records, for each attempt sent, the task-local marker of the task the attempt runs on.
+final class TaskWitness: APIPlugin, @unchecked Sendable {
+    @TaskLocal static var marker: String?
+
+    private let lock = NSLock()
+    private var seen: [String] = []
+    var markers: [String] { lock.withLock { seen } }
+
+    func willSend(_ request: URLRequest, context: RequestContext) {
+        let marker = Self.marker ?? "elsewhere"
+        lock.withLock { seen.append(marker) }
     }
 }

@@ -11,7 +11,7 @@ struct ExecutionState {
     var attempt = 0
     var failures: [APIFailure] = []
     var timer: WaitTimer?
-    var interception: Task<Void, Never>?
+    var asyncPhase: Task<Void, Never>?
     var temporaryFiles: [URL] = []
     /// Whether the send completed and removed its temporary files: files a build still in
     /// progress makes afterwards are removed by the build itself.
@@ -23,20 +23,20 @@ struct ExecutionState {
     mutating func takeWaits() -> TakenWaits {
         defer {
             timer = nil
-            interception = nil
+            asyncPhase = nil
         }
-        return TakenWaits(timer: timer, interception: interception)
+        return TakenWaits(timer: timer, asyncPhase: asyncPhase)
     }
 }
 
 /// A send's wait and asynchronous phase, taken from its state under the lock.
 struct TakenWaits {
     let timer: WaitTimer?
-    let interception: Task<Void, Never>?
+    let asyncPhase: Task<Void, Never>?
 
     /// Stops both; called once the lock they were taken under is released.
     func stop() {
         timer?.cancel()
-        interception?.cancel()
+        asyncPhase?.cancel()
     }
 }

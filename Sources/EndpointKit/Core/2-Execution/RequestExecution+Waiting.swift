@@ -5,7 +5,7 @@ extension RequestExecution {
     /// Runs an asynchronous phase (adapting a request, deciding a retry) in a Task, bounded by the
     /// request's idle timeout (no progress while it works) or its total timeout, whichever is
     /// shorter; `then` runs where responses are processed, unless the send ended meanwhile.
-    func intercept<Value: Sendable>(
+    func runAsyncPhase<Value: Sendable>(
         _ phase: String, operation: @escaping @Sendable () async throws -> Value,
         then: @escaping @Sendable (Result<Value, TransportError>) -> Void
     ) {
@@ -46,7 +46,7 @@ extension RequestExecution {
                             underlyingError: error)))
             }
         }
-        handle.withStorage { $0.execution.interception = task }
+        handle.withStorage { $0.execution.asyncPhase = task }
         // A cancel that came while the task was being made found nothing to stop: stop it here.
         if !handle.isRunning { task.cancel() }
     }

@@ -147,7 +147,7 @@ final class RequestExecution<Request: APIRequest>: Sendable {
         guard !adapters.isEmpty || !resolved.interceptors.isEmpty else { return send(built, attempt: attempt) }
         let (adapters, interceptors) = (self.adapters, resolved.interceptors)
         let context = context(attempt: attempt)
-        intercept(
+        runAsyncPhase(
             "adapt",
             operation: { [built] in
                 var adapted = built.urlRequest
@@ -282,14 +282,23 @@ final class RequestExecution<Request: APIRequest>: Sendable {
     }
 
     /// Asks the stages, interceptors and retrier whether a failed attempt is sent again.
+    ///
+    /// A `RetryPolicy` alone (the usual configuration) decides at once, where the response was
+    /// processed: on the awaiting task for an `async` send, with no task or timer for the
+    /// decision. Any other retrier is asynchronous code of its own: it runs in a task bounded by
+    /// the request's time limits (see ``runAsyncPhase(_:operation:then:)``).
     @inline(never)
     private func askRetriers(_ result: APIResult<Request.Response>, urlRequest: URLRequest, attempt: Int) {
         guard let failure = result.failure, attempt < Self.attemptCap, !failure.isCancellation else {
             return finish(result)
         }
+        if retriers.isEmpty, resolved.interceptors.isEmpty, let policy = resolved.retrier as? RetryPolicy {
+            let decision = policy.decision(after: failure, attempt: attempt, method: resolved.method)
+            return act(on: decision, after: failure, result: result)
+        }
         let (retriers, interceptors, retrier) = (self.retriers, resolved.interceptors, resolved.retrier)
         let context = context(attempt: attempt)
-        intercept(
+        runAsyncPhase(
             "retry",
             operation: {
                 for stage in retriers {
@@ -304,13 +313,24 @@ final class RequestExecution<Request: APIRequest>: Sendable {
             },
             then: { [self] outcome in
                 switch outcome {
-                case .success(.retry(let delay)) where handle.isRunning:
-                    handle.withStorage { $0.execution.failures.append(failure) }
-                    schedule(after: max(0, delay)) { [self] in runAttempt() }
-                case .success: finish(result)
+                case .success(let decision): act(on: decision, after: failure, result: result)
                 case .failure(let error): finish(.transportError(error))
                 }
             })
+    }
+
+    /// Sends the request again after the decision's wait, or finishes with `result`. The next
+    /// attempt runs where responses are processed: at once, or when the wait's timer fires (on
+    /// the awaiting task for an `async` send).
+    private func act(on decision: RetryDecision, after failure: APIFailure, result: APIResult<Request.Response>) {
+        guard case .retry(let delay) = decision, handle.isRunning else { return finish(result) }
+        handle.withStorage { $0.execution.failures.append(failure) }
+        guard delay > 0 else { return runAttempt() }
+        schedule(after: delay) { [self] in
+            // The timer fires on the processing queue: an awaited send goes back to its task.
+            guard case .awaitingCaller = responseThread else { return runAttempt() }
+            responseThread.hop { [self] in runAttempt() }
+        }
     }
 
     // MARK: - Completion
