@@ -14,8 +14,12 @@ import FoundationNetworking
 /// retried, or a success, completes the send: a stage may still answer a failure (a stale cache
 /// entry when offline), then every stage hears the result and the caller gets it, once.
 ///
-/// The stages come from the client's features (see ``RequestStage``): with none configured an
-/// attempt is build, transport, process, deliver. Every phase checks the handle first: once the
+/// Read in this order: ``start()``, then per attempt `runAttempt` (build, adapt), `send` (the
+/// stages prepare it, the transport sends it), `process` (the stages see the outcome; validate,
+/// decode), `evaluate` (finish, or `askRetriers` and `act` on the decision: the next attempt), and
+/// once `finish` and ``complete(with:)``. The stages (``StagePipeline``, from the client's
+/// features, see ``RequestStage``) take part only in the steps they hook: with none configured an
+/// attempt is build, transport, process, deliver. Every step checks the handle first: once the
 /// send completed or was cancelled, nothing else is delivered.
 final class RequestExecution<Request: APIRequest>: Sendable {
     let handle: RequestHandle
@@ -25,12 +29,7 @@ final class RequestExecution<Request: APIRequest>: Sendable {
     /// The endpoint itself, for what only it can do (`transformBody`, `decode`) and for features.
     let request: Request
     /// The stages of this send, in the order of the client's features.
-    let stages: [any RequestStage]
-    /// Every hook some stage implements: a phase no stage takes part in is skipped.
-    private let hooks: StageHooks
-    /// The stages that adapt requests and those that decide retries, found once.
-    private let adapters: [any RequestStage]
-    private let retriers: [any RequestStage]
+    private let stages: StagePipeline
     /// Where the result goes, and the delegates told after it (see ``ResultDelivery``).
     private let route: ResultDelivery<Request>.Route
     private let delegates: [WeakReference<any APIRequestDelegate>]
@@ -70,23 +69,13 @@ final class RequestExecution<Request: APIRequest>: Sendable {
         sendSiteInfo = options.info
         let features = client.features.features(for: Request.Response.self)
         if features.isEmpty, options.stage == nil {
-            (stages, hooks, adapters, retriers) = ([], noHooks, [], [])
+            stages = .empty
         } else {
-            var stages: [any RequestStage] = []
-            var hooks = noHooks
-            if let own = options.stage {
-                stages.append(own)
-                hooks.formUnion(own.hooks)
-            }
+            var stages: [any RequestStage] = options.stage.map { [$0] } ?? []
             for feature in features {
-                guard let stage = feature.stage(for: request, options: options) else { continue }
-                stages.append(stage)
-                hooks.formUnion(stage.hooks)
+                if let stage = feature.stage(for: request, options: options) { stages.append(stage) }
             }
-            self.stages = stages
-            self.hooks = hooks
-            adapters = hooks.contains(.adapt) ? stages.filter { $0.hooks.contains(.adapt) } : []
-            retriers = hooks.contains(.retry) ? stages.filter { $0.hooks.contains(.retry) } : []
+            self.stages = StagePipeline(stages)
         }
         handle = RequestHandle(
             tag: resolved.tag, endpointType: resolved.endpointType, reportsProgress: options.reportsProgress)
@@ -144,14 +133,13 @@ final class RequestExecution<Request: APIRequest>: Sendable {
                 return
             }
         }
-        guard !adapters.isEmpty || !resolved.interceptors.isEmpty else { return send(built, attempt: attempt) }
-        let (adapters, interceptors) = (self.adapters, resolved.interceptors)
+        guard stages.adaptsRequests || !resolved.interceptors.isEmpty else { return send(built, attempt: attempt) }
+        let (stages, interceptors) = (self.stages, resolved.interceptors)
         let context = context(attempt: attempt)
         runAsyncPhase(
             "adapt",
             operation: { [built] in
-                var adapted = built.urlRequest
-                for stage in adapters { adapted = try await stage.adapt(adapted, context: context) }
+                var adapted = try await stages.adapt(built.urlRequest, context: context)
                 for interceptor in interceptors { adapted = try await interceptor.adapt(adapted, context: context) }
                 return adapted
             },
@@ -180,18 +168,13 @@ final class RequestExecution<Request: APIRequest>: Sendable {
             maximumResponseSize: client.configuration.maximumResponseSize, priority: resolved.priority,
             bodyFile: built.bodyFile, onProgress: onProgress, redirectPolicy: client.configuration.redirectPolicy)
         var sender: any AttemptSender = resolved.coalesces ? client.coalescer : client.sender
-        if !stages.isEmpty, !hooks.isDisjoint(with: [.willSend, .route]) {
-            let context = context(attempt: attempt)
-            for stage in stages {
-                let own = stage.hooks
-                if own.contains(.willSend), let answer = stage.willSend(&transportRequest, context: context) {
-                    return evaluate(answer, urlRequest: transportRequest.urlRequest, attempt: attempt)
-                }
-                if own.contains(.route) { sender = stage.route(sender) }
-            }
+        if stages.preparesAttempts,
+            let answer = stages.prepare(&transportRequest, sender: &sender, context: context(attempt: attempt))
+        {
+            return evaluate(answer, urlRequest: transportRequest.urlRequest, attempt: attempt)
         }
         let urlRequest = transportRequest.urlRequest
-        if !stages.isEmpty, hooks.contains(.fallback) { handle.withStorage { $0.execution.lastRequest = urlRequest } }
+        if stages.answersFailures { handle.withStorage { $0.execution.lastRequest = urlRequest } }
         let task = sender.send(transportRequest, for: request) { [self] outcome in
             guard handle.isRunning else { return }
             responseThread.hop { [self] in
@@ -209,7 +192,7 @@ final class RequestExecution<Request: APIRequest>: Sendable {
     private func process(
         _ outcome: Result<TransportResponse, TransportError>, for urlRequest: URLRequest, attempt: Int
     ) -> APIResult<Request.Response> {
-        guard !stages.isEmpty, !hooks.isDisjoint(with: [.didReceive, .didProcess]) else {
+        guard stages.seesOutcomes else {
             let elapsed = elapsed
             return ResponseProcessor(resolved: resolved, urlRequest: urlRequest).process(
                 outcome, for: request, elapsed: elapsed)
@@ -224,19 +207,12 @@ final class RequestExecution<Request: APIRequest>: Sendable {
     ) -> APIResult<Request.Response> {
         var outcome = outcome
         var source = ResponseSource.network
-        let context = context(attempt: attempt)
-        for stage in stages.reversed() where stage.hooks.contains(.didReceive) {
-            stage.didReceive(&outcome, source: &source, request: urlRequest, context: context)
-        }
+        stages.receive(&outcome, source: &source, request: urlRequest, context: context(attempt: attempt))
         let elapsed = elapsed
-        var result = ResponseProcessor(resolved: resolved, urlRequest: urlRequest).process(
+        let result = ResponseProcessor(resolved: resolved, urlRequest: urlRequest).process(
             outcome, for: request, elapsed: elapsed
         ).from(source)
-        let response = try? outcome.get()
-        for stage in stages.reversed() where stage.hooks.contains(.didProcess) {
-            result = stage.didProcess(result, response: response, source: source)
-        }
-        return result
+        return stages.review(result, response: try? outcome.get(), source: source)
     }
 
     /// The result of a stage's answer, validated and decoded like a response from the network.
@@ -275,7 +251,7 @@ final class RequestExecution<Request: APIRequest>: Sendable {
 
     private func evaluate(_ result: APIResult<Request.Response>, urlRequest: URLRequest, attempt: Int) {
         // Nothing to ask (the usual case): the result is only handed on, never copied here.
-        guard !retriers.isEmpty || !resolved.interceptors.isEmpty || resolved.retrier != nil else {
+        guard stages.decidesRetries || !resolved.interceptors.isEmpty || resolved.retrier != nil else {
             return finish(result)
         }
         askRetriers(result, urlRequest: urlRequest, attempt: attempt)
@@ -292,19 +268,17 @@ final class RequestExecution<Request: APIRequest>: Sendable {
         guard let failure = result.failure, attempt < Self.attemptCap, !failure.isCancellation else {
             return finish(result)
         }
-        if retriers.isEmpty, resolved.interceptors.isEmpty, let policy = resolved.retrier as? RetryPolicy {
+        if !stages.decidesRetries, resolved.interceptors.isEmpty, let policy = resolved.retrier as? RetryPolicy {
             let decision = policy.decision(after: failure, attempt: attempt, method: resolved.method)
             return act(on: decision, after: failure, result: result)
         }
-        let (retriers, interceptors, retrier) = (self.retriers, resolved.interceptors, resolved.retrier)
+        let (stages, interceptors, retrier) = (self.stages, resolved.interceptors, resolved.retrier)
         let context = context(attempt: attempt)
         runAsyncPhase(
             "retry",
             operation: {
-                for stage in retriers {
-                    let decision = await stage.retry(after: failure, request: urlRequest, context: context)
-                    if decision != .noOpinion { return decision }
-                }
+                let decision = await stages.retry(after: failure, request: urlRequest, context: context)
+                if decision != .noOpinion { return decision }
                 for interceptor in interceptors {
                     let decision = await interceptor.retry(urlRequest, failedWith: failure, context: context)
                     if decision != .noOpinion { return decision }
@@ -336,9 +310,9 @@ final class RequestExecution<Request: APIRequest>: Sendable {
     // MARK: - Completion
 
     func finish(_ result: APIResult<Request.Response>) {
-        // Only a stage answers in place of a failure: a send without stages hands `result` on as
-        // it is, without a copy.
-        guard stages.isEmpty else { return finishAfterFallback(result) }
+        // Only a stage answers in place of a failure: a send where none can hands `result` on as it
+        // is, without a copy.
+        guard !stages.answersFailures else { return finishAfterFallback(result) }
         completeOnce(with: result)
     }
 
@@ -360,11 +334,8 @@ final class RequestExecution<Request: APIRequest>: Sendable {
     /// A failure without a usable answer, answered by a stage instead when one can (and its
     /// answer succeeds).
     private func fallback(for result: APIResult<Request.Response>) -> APIResult<Request.Response> {
-        guard hooks.contains(.fallback), case .transportError(let error) = result else {
-            return result
-        }
-        for stage in stages where stage.hooks.contains(.fallback) {
-            guard let answer = stage.fallback(for: error) else { continue }
+        guard case .transportError(let error) = result else { return result }
+        for answer in stages.answers(for: error) {
             guard case .response(let response, _) = answer else { continue }
             let urlRequest =
                 handle.withStorage { $0.execution.lastRequest } ?? URLRequest(url: response.response.url ?? Self.noURL)
@@ -388,18 +359,12 @@ final class RequestExecution<Request: APIRequest>: Sendable {
         }
         for file in temporaryFiles { try? FileManager.default.removeItem(at: file) }
         reporter?.complete(succeeded: result.isSuccess)
-        if !stages.isEmpty, hooks.contains(.didComplete) {
-            let context = context(attempt: max(1, attempt))
-            for stage in stages where stage.hooks.contains(.didComplete) {
-                stage.didComplete(result, context: context, handle: handle)
-            }
+        if stages.hearsResults {
+            stages.complete(with: result, context: context(attempt: max(1, attempt)), handle: handle)
         }
         ResultDelivery.deliver(result, for: request, route: route, delegates: delegates)
     }
 }
-
-/// The hooks of a send with no stage, made once.
-private let noHooks = StageHooks(rawValue: 0)
 
 extension APIFailure {
     /// Whether the attempt was cancelled (never retried).
