@@ -259,17 +259,20 @@ final class RequestExecution<Request: APIRequest>: Sendable {
 
     /// Asks the stages, interceptors and retrier whether a failed attempt is sent again.
     ///
-    /// A `RetryPolicy` alone (the usual configuration) decides at once, where the response was
-    /// processed: on the awaiting task for an `async` send, with no task or timer for the
-    /// decision. Any other retrier is asynchronous code of its own: it runs in a task bounded by
-    /// the request's time limits (see ``runAsyncPhase(_:operation:then:)``).
+    /// A retrier that decides at once (``ImmediateRetrier``: the retry policy) and is the only one
+    /// asked decides where the response was processed: on the awaiting task for an `async` send,
+    /// with no task or timer for the decision. Any other retrier is asynchronous code of its own:
+    /// it runs in a task bounded by the request's time limits (see
+    /// ``runAsyncPhase(_:operation:then:)``).
     @inline(never)
     private func askRetriers(_ result: APIResult<Request.Response>, urlRequest: URLRequest, attempt: Int) {
         guard let failure = result.failure, attempt < Self.attemptCap, !failure.isCancellation else {
             return finish(result)
         }
-        if !stages.decidesRetries, resolved.interceptors.isEmpty, let policy = resolved.retrier as? RetryPolicy {
-            let decision = policy.decision(after: failure, attempt: attempt, method: resolved.method)
+        if !stages.decidesRetries, resolved.interceptors.isEmpty,
+            let retrier = resolved.retrier as? any ImmediateRetrier
+        {
+            let decision = retrier.decision(after: failure, attempt: attempt, method: resolved.method)
             return act(on: decision, after: failure, result: result)
         }
         let (stages, interceptors, retrier) = (self.stages, resolved.interceptors, resolved.retrier)

@@ -60,3 +60,11 @@ public enum RetryDecision: Sendable, Hashable {
     /// Do not send it again, whatever the retriers after this one would say.
     case stop
 }
+
+/// A retrier whose decision needs no waiting: the execution asks it at once, where the response
+/// was processed, instead of in a task (see `RequestExecution`).
+protocol ImmediateRetrier: RequestRetrier {
+    /// What ``RequestRetrier/retry(_:failedWith:context:)`` answers for attempt number `attempt`
+    /// (1-based) of a request with `method`, which failed with `failure`.
+    func decision(after failure: APIFailure, attempt: Int, method: HTTPMethod) -> RetryDecision
+}

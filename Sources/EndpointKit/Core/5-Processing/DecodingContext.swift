@@ -24,7 +24,7 @@ public final class DecodingContext {
     public let envelope: any ResponseEnvelope
     /// What the envelope reported; set by ``decodeDefault(_:)``, or by a custom decoder.
     public var envelopeInfo: EnvelopeInfo?
-    /// The file holding the body, for downloads (a ``DownloadRequest``); ``data`` is then
+    /// The file holding the body, for a request whose response is a downloaded file; ``data`` is then
     /// empty.
     public let fileURL: URL?
 

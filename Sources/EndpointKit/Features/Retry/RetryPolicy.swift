@@ -19,7 +19,7 @@ import FoundationNetworking
 /// client = APIClient(baseURL: url) { $0.retrier = RetryPolicy(maxRetries: 3) }
 /// struct Upload: APIRequest { var retrier: (any RequestRetrier)? { RetryPolicy.none } ... }   // opt out
 /// ```
-public struct RetryPolicy: RequestRetrier, Hashable {
+public struct RetryPolicy: RequestRetrier, ImmediateRetrier, Hashable {
     /// How many times a request may be sent again after its first attempt (YTK `retry`).
     public var maxRetries: Int
     /// The wait before the first retry, in seconds. 0.5 by default.
