@@ -63,7 +63,8 @@ final class LifecycleTests: LoopbackTestCase {
         XCTAssertEqual(client.inFlightRequests.count, 0)
     }
 
-    func testThatRetriesRunUntilTheServerRecoversAndEachAttemptIsVisible() async {
+    /// `/item` answers 503 twice, then the item "recovered".
+    private func routeRecoveringAfterTwoFailures() {
         let failures = Counter()
         server.route("/item") { _ in
             if failures.value() < 2 {
@@ -72,6 +73,10 @@ final class LifecycleTests: LoopbackTestCase {
             }
             return .json(["id": 7, "name": "recovered"])
         }
+    }
+
+    func testThatRetriesRunUntilTheServerRecoversAndEachAttemptIsVisible() async {
+        routeRecoveringAfterTwoFailures()
         let recorder = AttemptRecorder()
         let client = makeClient {
             $0.retrier = RetryPolicy(maxRetries: 3, baseDelay: 0.01)
@@ -90,14 +95,7 @@ final class LifecycleTests: LoopbackTestCase {
     /// without a wait before the retry.
     func testThatEveryAttemptOfAnAwaitedSendRunsOnTheAwaitingTask() async {
         for baseDelay in [0.0, 0.01] {
-            let failures = Counter()
-            server.route("/item") { _ in
-                if failures.value() < 2 {
-                    failures.increment()
-                    return .status(503)
-                }
-                return .json(["id": 7, "name": "recovered"])
-            }
+            routeRecoveringAfterTwoFailures()
             let witness = TaskWitness()
             let client = makeClient {
                 $0.retrier = RetryPolicy(maxRetries: 3, baseDelay: baseDelay, jitter: 0)
