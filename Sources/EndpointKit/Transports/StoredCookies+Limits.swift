@@ -88,8 +88,9 @@ extension StoredCookies {
         }
         var deleted = Set<CookieKey>()
         var byDomain: [String: [HTTPCookie]] = [:]
-        for cookie in all where domains.contains(domainKey(cookie.domain)) {
-            byDomain[domainKey(cookie.domain), default: []].append(cookie)
+        for cookie in all {
+            let domain = domainKey(cookie.domain)
+            if domains.contains(domain) { byDomain[domain, default: []].append(cookie) }
         }
         for cookies in byDomain.values where cookies.count > maximumCookiesPerDomain {
             for cookie in oldestFirst(cookies).prefix(cookies.count - maximumCookiesPerDomain) {

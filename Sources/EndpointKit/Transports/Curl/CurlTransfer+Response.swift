@@ -15,11 +15,9 @@ extension CurlTransfer {
         storeCookies()
         do throws(TransportError) {
             if head.hasMalformedField {
-                throw malformedHead("a field name holds a space or tab")
+                throw HTTPFraming.malformedResponse("a field name holds a space or tab", url: url)
             }
-            if let lengths = head.value(for: "Content-Length"), lengths.contains(","),
-                let conflict = HTTPFraming.contentLengthConflict(inValues: [lengths], url: url)
-            {
+            if let conflict = HTTPFraming.contentLengthConflict(in: head.value(for: "Content-Length"), url: url) {
                 // Aborting the transfer closes the connection: it is not reused (RFC 9112 §6.3).
                 throw conflict
             }
@@ -113,7 +111,8 @@ extension CurlTransfer {
             if code == 43, head.statusCode != 0 {
                 // libcurl's header store refuses a first field line that starts with a space or
                 // tab (obsolete line folding with nothing to fold into); URLSession fails the same.
-                return .finish(.failure(malformedHead("a field line starts with a space or tab")))
+                return .finish(
+                    .failure(HTTPFraming.malformedResponse("a field line starts with a space or tab", url: url)))
             }
             if code == 63 {  // CURLE_FILESIZE_EXCEEDED: a Content-Length over the cap.
                 return .finish(
@@ -158,12 +157,6 @@ extension CurlTransfer {
                 .connectionLost, message: "The connection closed before the response's headers were complete\(target).")
         }
         return try makeResponse()
-    }
-
-    /// A head that is not HTTP: `badResponse`, as FoundationNetworking reports it.
-    private func malformedHead(_ problem: String) -> TransportError {
-        let target = url.map { " (\($0.redactedForMessages))" } ?? ""
-        return TransportError(.badResponse, message: "The server's response could not be read\(target): \(problem).")
     }
 
     private func makeResponse() throws(TransportError) -> ResponseHead {

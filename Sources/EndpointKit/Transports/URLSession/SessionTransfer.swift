@@ -131,7 +131,11 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
         // A redirect the transfer follows itself: its body is not the response's.
         let (task, redirected) = state.withLock { ($0.task, $0.followUp != nil) }
         if !redirected { storeCookies(of: http) }
-        if let failure = Self.contentLengthConflict(in: http) {
+        // Two different lengths (FoundationNetworking joins repeated fields with ", "): cancelling
+        // the task closes the connection instead of reusing it.
+        if let failure = HTTPFraming.contentLengthConflict(
+            in: http.value(forHTTPHeaderField: "Content-Length"), url: http.url)
+        {
             fail(failure)
             return false
         }
@@ -156,15 +160,6 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
             fail(error)
             return false
         }
-    }
-
-    /// A response that declares two different `Content-Length` values (two fields, or a list in
-    /// one field; FoundationNetworking joins repeated fields with ", "): its framing cannot be
-    /// trusted (RFC 9112 §6.3), so it is a bad response, and cancelling the task closes its
-    /// connection instead of reusing it. Identical values are one length.
-    static func contentLengthConflict(in response: HTTPURLResponse) -> TransportError? {
-        guard let field = response.value(forHTTPHeaderField: "Content-Length"), field.contains(",") else { return nil }
-        return HTTPFraming.contentLengthConflict(inValues: [field], url: response.url)
     }
 
     func didReceive(data: Data) {

@@ -81,12 +81,12 @@ extension TransportError {
         ].contains(where: text.contains) {
             return .connectionLost
         }
-        // An oversized head: one header line over libcurl's 100 KB ("out of memory"), or all of
-        // them over 300 KB ("too large response headers").
-        // A malformed head or body: a NUL byte or a space in a header line (FoundationNetworking's
-        // own parser refuses the line: "Failed writing header"), a first field line that starts
-        // with a space ("bad argument"), a chunk size that is not hexadecimal or too long, as
-        // libcurl's transfer reports them (CURLcode 8, 43, 56; see TransportError+CurlCode.swift).
+        // A response that is not HTTP: an oversized head (one header line over libcurl's 100 KB,
+        // "out of memory", or all of them over 300 KB, "too large response headers"), a NUL byte or
+        // a space in a header line (FoundationNetworking's own parser refuses the line: "Failed
+        // writing header"), a first field line that starts with a space ("bad argument"), a chunk
+        // size that is not hexadecimal or too long, as libcurl's transfer reports them (CURLcode
+        // 8, 43, 56; see TransportError+CurlCode.swift).
         if [
             "weird server reply", "http/0.9", "unsupported http version", "invalid status line", "header overflow",
             "too large response headers", "out of memory", "nul byte in header", "failed writing header",
