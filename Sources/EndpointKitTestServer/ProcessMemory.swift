@@ -4,23 +4,37 @@ import Foundation
 import Glibc
 #endif
 
-/// This process's resident memory, from `/proc/self/status` (Linux).
-enum ProcessMemory {
+/// This process's resident memory, from `/proc/self/status` (Linux): what the benchmark reports
+/// and what the tests that bound a row's peak memory read.
+public enum ProcessMemory {
     /// Whether ``resetPeak()`` works here; when it does not, peaks are the process's peak so far.
-    static let canResetPeak: Bool = resetPeak()
+    public static let canResetPeak: Bool = resetPeak()
+
+    /// Whether the thread or address sanitizer's run-time is in the process (their run-times
+    /// export these entry points): its shadow memory and quarantine make resident sizes, and its
+    /// instrumentation timings, say nothing about the code measured.
+    public static let isSanitized: Bool = {
+        #if canImport(Glibc)
+        let process = dlopen(nil, RTLD_NOW)
+        defer { if let process { dlclose(process) } }
+        return dlsym(process, "__tsan_init") != nil || dlsym(process, "__asan_init") != nil
+        #else
+        return false
+        #endif
+    }()
 
     /// The peak resident set size (`VmHWM`) in KiB, or `nil` where `/proc` is missing.
-    static func peakKiB() -> Int? { field("VmHWM:") }
+    public static func peakKiB() -> Int? { field("VmHWM:") }
 
     /// The current resident set size (`VmRSS`) in KiB, or `nil` where `/proc` is missing.
-    static func currentKiB() -> Int? { field("VmRSS:") }
+    public static func currentKiB() -> Int? { field("VmRSS:") }
 
     /// Returns freed heap memory to the system, then resets the peak to the current size (writing
     /// `5` to `/proc/self/clear_refs`, Linux 4.0+), so the next ``peakKiB()`` is the peak of what
     /// ran in between rather than what an earlier scenario left in the allocator.
     /// - Returns: whether the reset worked.
     @discardableResult
-    static func resetPeak() -> Bool {
+    public static func resetPeak() -> Bool {
         _ = mallocTrim?(0)
         guard let handle = FileHandle(forWritingAtPath: "/proc/self/clear_refs") else { return false }
         defer { try? handle.close() }

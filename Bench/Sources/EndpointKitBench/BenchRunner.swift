@@ -1,3 +1,4 @@
+import BenchTestServer
 import Foundation
 
 /// Runs the selected scenarios and prints the report.

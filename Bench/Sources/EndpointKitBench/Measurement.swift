@@ -1,3 +1,5 @@
+import BenchTestServer
+
 /// One side of a comparison: what it is called and how to run it once.
 struct Contender {
     /// The name shown in the report ("EndpointKit", "URLSession + JSONDecoder", "curl").

@@ -4,10 +4,6 @@ import XCTest
 
 @testable import EndpointKitBench
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The short soak: 5,000 requests, 64 in flight, with the faults, cancels and timeouts of the
 /// full one (`endpointkit-bench --soak`), against the in-process test server, once per transport.
 ///
@@ -59,7 +55,7 @@ final class SoakTests: XCTestCase {
             settings.warmup = 64  // the process was warmed up by the first profile's run
             // Generous next to the compressed link (at most a 120 ms round trip) and a slow machine.
             settings.requestTimeout = 10
-            if Self.isSanitized { settings.residentMemoryBaseToleranceKiB = 1 << 40 }
+            if ProcessMemory.isSanitized { settings.residentMemoryBaseToleranceKiB = 1 << 40 }
 
             // WHEN the soak's requests cross it
             let report = try SoakRunner.run(settings)
@@ -83,18 +79,6 @@ final class SoakTests: XCTestCase {
         }
     }
 
-    /// Whether this test process runs under the thread or address sanitizer (their runtimes
-    /// export these entry points).
-    private static let isSanitized: Bool = {
-        #if canImport(Glibc)
-        let process = dlopen(nil, RTLD_NOW)
-        defer { if let process { dlclose(process) } }
-        return dlsym(process, "__tsan_init") != nil || dlsym(process, "__asan_init") != nil
-        #else
-        return false
-        #endif
-    }()
-
     private func soak(over transport: SoakTransport) throws {
         // GIVEN the test server with the soak's routes, and a generous overall limit (the soak
         // itself takes seconds; the limit only bounds a run that hangs)
@@ -104,7 +88,7 @@ final class SoakTests: XCTestCase {
         var settings = SoakSettings(
             requests: 5000, inFlight: 64, seed: Self.seed, transport: transport, baseURL: server.baseURL)
         settings.timeLimit = 120
-        if Self.isSanitized {
+        if ProcessMemory.isSanitized {
             // Shadow memory and ASan's quarantine of freed blocks make resident memory meaningless
             // under a sanitizer; every other check stands (and the sanitizer watches for races
             // and memory errors meanwhile).

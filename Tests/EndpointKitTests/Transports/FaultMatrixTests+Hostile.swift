@@ -297,48 +297,18 @@ extension FaultMatrixTests {
                 if kind.name == "URLSessionTransport", row.expected != .decodingFailed { continue }
                 let answer = row.answer
                 server.route("/row") { _ in answer }
-                let before = try XCTUnwrap(PeakMemory.resetAndRead(), "VmHWM is not readable")
+                XCTAssertTrue(ProcessMemory.resetPeak(), "/proc/self/clear_refs is not writable")
+                let before = try XCTUnwrap(ProcessMemory.currentKiB(), "VmRSS is not readable") * 1024
                 let result = sendFault()
-                let after = try XCTUnwrap(PeakMemory.read(), "VmHWM is not readable")
+                let after = try XCTUnwrap(ProcessMemory.peakKiB(), "VmHWM is not readable") * 1024
                 XCTAssertEqual(result?.transportReason, row.expected, "\(row.name): \(String(describing: result))")
                 // A sanitizer's shadow memory and quarantine make the resident size say nothing.
-                guard !PeakMemory.isSanitized else { continue }
+                guard !ProcessMemory.isSanitized else { continue }
                 XCTAssertLessThan(after - before, bound, "\(row.name): peak grew by \(after - before) bytes")
             }
         }
         #else
         throw XCTSkip("the peak resident size is read from /proc on Linux")
         #endif
-    }
-}
-
-/// The process's peak resident memory (`VmHWM` of `/proc/self/status`), in bytes.
-enum PeakMemory {
-    /// Whether the address or thread sanitizer's run-time is in the process.
-    static let isSanitized: Bool = {
-        #if canImport(Glibc)
-        let process = dlopen(nil, RTLD_NOW)
-        defer { if let process { dlclose(process) } }
-        return dlsym(process, "__asan_init") != nil || dlsym(process, "__tsan_init") != nil
-        #else
-        return false
-        #endif
-    }()
-
-    /// Resets the peak to the current resident size (`5` to `/proc/self/clear_refs`), then reads it.
-    static func resetAndRead() -> Int? {
-        guard let reset = FileHandle(forWritingAtPath: "/proc/self/clear_refs") else { return nil }
-        reset.write(Data("5".utf8))
-        try? reset.close()
-        return read()
-    }
-
-    /// The peak resident size since the last reset, or `nil` where `/proc` does not say.
-    static func read() -> Int? {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
-        else { return nil }
-        let kilobytes = line.split(separator: " ").dropFirst().first.flatMap { Int($0) }
-        return kilobytes.map { $0 * 1024 }
     }
 }
