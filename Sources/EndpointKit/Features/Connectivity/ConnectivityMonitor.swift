@@ -10,7 +10,11 @@ import Glibc
 
 /// Watches whether the device can reach a network, like YTK apps' reachability checks.
 ///
-/// On Apple platforms it wraps `NWPathMonitor`. On Linux it looks, every `pollingInterval`
+/// On Apple platforms it wraps `NWPathMonitor`. On watchOS the path monitor reports no network
+/// for most apps even when requests go through (Apple's TN3135: only some apps may use
+/// low-level networking there), so a path without a network is ``Status/unknown`` on watchOS,
+/// never ``Status/offline``: a client that fails fast while offline, an ``OfflineRetrier`` and an
+/// outbox then send as they would without a monitor. On Linux it looks, every `pollingInterval`
 /// seconds, for an interface that is up and running with an address (other than loopback) and
 /// for a default route (`/proc/net/route`, `/proc/net/ipv6_route`). ``status`` is the latest
 /// reading; ``updates`` follows the changes as an async sequence:
@@ -26,7 +30,7 @@ import Glibc
 public final class ConnectivityMonitor: Sendable {
     /// Whether the network is reachable.
     public enum Status: Sendable, Hashable {
-        /// Not determined yet.
+        /// Not determined yet, or not knowable (on watchOS without a usable path; see above).
         case unknown
         /// An interface and a route exist.
         case online
@@ -69,7 +73,7 @@ public final class ConnectivityMonitor: Sendable {
         #if canImport(Network)
         if usesPathMonitor {
             pathMonitor.pathUpdateHandler = { [weak self] path in
-                self?.update(path.status == .satisfied ? .online : .offline)
+                self?.update(Self.status(pathSatisfied: path.status == .satisfied))
             }
             pathMonitor.start(queue: queue)
             return
@@ -116,6 +120,22 @@ public final class ConnectivityMonitor: Sendable {
             return Array(state.streams.values)
         }
         for stream in streams ?? [] { stream.yield(status) }
+    }
+
+    /// Whether a path monitor that finds no network means the device is offline: not on watchOS,
+    /// where `NWPathMonitor` stays unsatisfied for apps that may not use low-level networking
+    /// (TN3135) although URLSession reaches the network.
+    #if os(watchOS)
+    static let pathMonitorReportsOffline = false
+    #else
+    static let pathMonitorReportsOffline = true
+    #endif
+
+    /// What a path monitor's reading says: online when it found a usable path; offline when it
+    /// found none and such a reading can be trusted on this platform, unknown otherwise.
+    package static func status(pathSatisfied: Bool, trustingUnsatisfied: Bool = pathMonitorReportsOffline) -> Status {
+        if pathSatisfied { return .online }
+        return trustingUnsatisfied ? .offline : .unknown
     }
 
     /// Checks the network once, now (on Linux: interfaces and default routes).
