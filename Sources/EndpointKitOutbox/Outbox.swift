@@ -16,7 +16,7 @@ import FoundationNetworking
 ///         show(comment)
 ///     }
 /// }
-/// let id = try outbox.enqueue(Endpoint<Comment>.post("/comments", body: .json(draft)), kind: "comment")
+/// let id = try outbox.enqueue(Endpoint<Comment>(method: .post, path: "/comments", parameters: .json(draft)), kind: "comment")
 /// ```
 ///
 /// `enqueue(_:kind:lane:)` stores the request as the client builds it (before interceptors, so a

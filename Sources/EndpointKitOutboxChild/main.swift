@@ -79,8 +79,11 @@ var number = first
 while fill || number < first + count {
     do throws(OutboxError) {
         try outbox.enqueue(
-            Endpoint<Empty>.post(
-                RequestPath(percentEncoded: path), body: .json(["n": .int(number), "pad": .string(pad)])), kind: "item")
+            Endpoint<Empty>(
+                method: .post,
+                path: RequestPath(percentEncoded: path),
+                parameters: .json(["n": .int(number), "pad": .string(pad)])
+            ), kind: "item")
         say("enqueued \(number)")
     } catch {
         say("error \(name(of: error))")

@@ -50,28 +50,29 @@ final class EndpointValueTests: LoopbackTestCase {
 
     // MARK: - What the server receives
 
-    func testThatEachFactorySendsWhatTheDeclaredEndpointSends() async throws {
+    func testThatEachMethodSendsWhatTheDeclaredEndpointSends() async throws {
         let headers: HTTPHeaders = ["X-Trace": "t-1", "Accept": "application/json"]
         let pairs: [(declared: EchoRequest, value: Endpoint<Echo>)] = [
             (
                 EchoRequest(method: .get, parameters: .query(["page": 2, "q": "a b"]), headers: headers),
-                .get("/echo", query: ["page": 2, "q": "a b"], headers: headers)
+                Endpoint(path: "/echo", parameters: .query(["page": 2, "q": "a b"]), headers: headers)
             ),
             (
                 EchoRequest(method: .post, parameters: .json(["name": "Ada", "age": 36]), headers: headers),
-                .post("/echo", body: .json(["name": "Ada", "age": 36]), headers: headers)
+                Endpoint(method: .post, path: "/echo", parameters: .json(["name": "Ada", "age": 36]), headers: headers)
             ),
             (
                 EchoRequest(method: .put, parameters: .form(["user": "ada lovelace"]).appendingQuery(["v": 2])),
-                .put("/echo", query: ["v": 2], body: .form(["user": "ada lovelace"]))
+                Endpoint(
+                    method: .put, path: "/echo", parameters: .form(["user": "ada lovelace"]).appendingQuery(["v": 2]))
             ),
             (
                 EchoRequest(method: .patch, parameters: .data(Data("raw".utf8), contentType: "text/plain")),
-                .patch("/echo", body: .data(Data("raw".utf8), contentType: "text/plain"))
+                Endpoint(method: .patch, path: "/echo", parameters: .data(Data("raw".utf8), contentType: "text/plain"))
             ),
             (
                 EchoRequest(method: .delete, parameters: .query(["id": 7]), headers: headers),
-                .delete("/echo", query: ["id": 7], headers: headers)
+                Endpoint(method: .delete, path: "/echo", parameters: .query(["id": 7]), headers: headers)
             ),
             (
                 EchoRequest(method: .options, parameters: .query(["x": 1])),
@@ -89,8 +90,12 @@ final class EndpointValueTests: LoopbackTestCase {
 
     func testThatTheServerSeesTheQueryBodyAndHeadersGiven() async throws {
         let echo = try await client.value(
-            for: Endpoint<Echo>.post(
-                "/echo", query: ["tag": ["x", "y"]], body: .json(["name": "Ada"]), headers: ["X-Trace": "t-2"]))
+            for: Endpoint<Echo>(
+                method: .post,
+                path: "/echo",
+                parameters: .json(["name": "Ada"]).appendingQuery(["tag": ["x", "y"]]),
+                headers: ["X-Trace": "t-2"]
+            ))
         XCTAssertEqual(echo.method, "POST")
         XCTAssertEqual(echo.query, [["tag", "x"], ["tag", "y"]])
         XCTAssertEqual(echo.headers["x-trace"], "t-2")
@@ -101,7 +106,8 @@ final class EndpointValueTests: LoopbackTestCase {
     func testThatTheURLRequestIsTheDeclaredEndpointsOne() throws {
         let client = APIClient(baseURL: URL(string: "https://api.test/v1"))
         let hostile = "../admin?x"
-        let value = Endpoint<[User]>.get("/users/\(hostile)", query: ["page": 2], headers: ["X-Trace": "t"])
+        let value = Endpoint<[User]>(
+            path: "/users/\(hostile)", parameters: .query(["page": 2]), headers: ["X-Trace": "t"])
         struct GetUsers: APIRequest {
             typealias Response = [User]
             let name: String
@@ -115,12 +121,13 @@ final class EndpointValueTests: LoopbackTestCase {
         XCTAssertEqual(built.httpMethod, "GET")
         XCTAssertNil(built.httpBody)
 
-        let post = try client.urlRequest(for: Endpoint<User>.post("/users", body: .json(["name": "Ada"])))
+        let post = try client.urlRequest(
+            for: Endpoint<User>(method: .post, path: "/users", parameters: .json(["name": "Ada"])))
         XCTAssertEqual(post.httpMethod, "POST")
         XCTAssertEqual(post.value(forHTTPHeaderField: "Content-Type"), "application/json")
         XCTAssertEqual(post.httpBody.map { String(decoding: $0, as: UTF8.self) }, #"{"name":"Ada"}"#)
 
-        var elsewhere = Endpoint<Empty>.delete("/sessions/current")
+        var elsewhere = Endpoint<Empty>(method: .delete, path: "/sessions/current")
         elsewhere.baseURL = URL(string: "https://auth.test")
         XCTAssertEqual(try client.urlRequest(for: elsewhere).url?.absoluteString, "https://auth.test/sessions/current")
         XCTAssertEqual(try client.urlRequest(for: elsewhere).httpMethod, "DELETE")
@@ -131,11 +138,11 @@ final class EndpointValueTests: LoopbackTestCase {
     func testThatASuccessDecodesAsForTheDeclaredEndpoint() async throws {
         server.route("/items") { _ in .json([["id": 1, "name": "a"], ["id": 2, "name": "b"]]) }
         let expected = try await client.value(for: DeclaredItems())
-        let items = try await client.value(for: Endpoint<[Item]>.get("/items"))
+        let items = try await client.value(for: Endpoint<[Item]>(path: "/items"))
         XCTAssertEqual(items, expected)
         XCTAssertEqual(items, [Item(id: 1, name: "a"), Item(id: 2, name: "b")])
 
-        let closure = await sendThroughClosure(Endpoint<[Item]>.get("/items"))
+        let closure = await sendThroughClosure(Endpoint<[Item]>(path: "/items"))
         XCTAssertEqual(closure.value, expected)
         XCTAssertEqual(closure.metadata?.statusCode, 200)
     }
@@ -144,13 +151,13 @@ final class EndpointValueTests: LoopbackTestCase {
         server.route("/text") { _ in .text("héllo") }
         server.route("/none") { _ in .status(204) }
         server.route("/blank") { _ in .json(string: "") }
-        let data = try await client.value(for: Endpoint<Data>.get("/text"))
+        let data = try await client.value(for: Endpoint<Data>(path: "/text"))
         XCTAssertEqual(data, Data("héllo".utf8))
-        let text = try await client.value(for: Endpoint<String>.get("/text"))
+        let text = try await client.value(for: Endpoint<String>(path: "/text"))
         XCTAssertEqual(text, "héllo")
-        let empty = try await client.value(for: Endpoint<Empty>.delete("/none"))
+        let empty = try await client.value(for: Endpoint<Empty>(method: .delete, path: "/none"))
         XCTAssertEqual(empty, Empty())
-        let absent = try await client.value(for: Endpoint<Item?>.get("/blank"))
+        let absent = try await client.value(for: Endpoint<Item?>(path: "/blank"))
         XCTAssertNil(absent)
     }
 
@@ -160,7 +167,7 @@ final class EndpointValueTests: LoopbackTestCase {
                 ? .json(["status": 200, "result": [["id": 1, "name": "a"]]])
                 : .json(["status": 500, "errCode": "E42", "errMsg": "Nope", "result": NSNull()])
         }
-        var value = Endpoint<[Item]>.get("/items")
+        var value = Endpoint<[Item]>(path: "/items")
         value.envelope = .statusResult()
         let declared = DeclaredItems(envelope: KeyPathEnvelope.statusResult())
         let items = try await client.value(for: value)
@@ -195,7 +202,7 @@ final class EndpointValueTests: LoopbackTestCase {
     func testThatTheClientsEnvelopeAppliesToAValue() async throws {
         server.route("/items") { _ in .json(["status": 200, "result": [["id": 3, "name": "c"]]]) }
         let client = makeClient { $0.envelope = .statusResult() }
-        let items = try await client.value(for: Endpoint<[Item]>.get("/items"))
+        let items = try await client.value(for: Endpoint<[Item]>(path: "/items"))
         XCTAssertEqual(items, [Item(id: 3, name: "c")])
         let declaredItems = try await client.value(for: DeclaredItems())
         XCTAssertEqual(items, declaredItems)
@@ -205,14 +212,14 @@ final class EndpointValueTests: LoopbackTestCase {
         server.route("/items") { request in
             request.queryValue("status").flatMap(Int.init).map { .status($0) } ?? .json([["id": "x"]])
         }
-        let undecodable = await client.send(Endpoint<[Item]>.get("/items"))
+        let undecodable = await client.send(Endpoint<[Item]>(path: "/items"))
         XCTAssertEqual(undecodable.transportReason, .decodingFailed)
         let declaredUndecodable = await client.send(DeclaredItems())
         XCTAssertEqual(undecodable.transportReason, declaredUndecodable.transportReason)
-        let closure = await sendThroughClosure(Endpoint<[Item]>.get("/items"))
+        let closure = await sendThroughClosure(Endpoint<[Item]>(path: "/items"))
         XCTAssertEqual(closure.transportReason, .decodingFailed)
 
-        let missing = await client.send(Endpoint<[Item]>.get("/items", query: ["status": 404]))
+        let missing = await client.send(Endpoint<[Item]>(path: "/items", parameters: .query(["status": 404])))
         XCTAssertEqual(missing.serverFailure?.kind, .httpStatus)
         XCTAssertEqual(missing.serverFailure?.statusCode, 404)
         let declaredMissing = await client.send(DeclaredItems(parameters: .query(["status": 404])))
@@ -245,12 +252,12 @@ final class EndpointValueTests: LoopbackTestCase {
     func testThatItsBaseURLAndTimeoutOverrideTheClients() async {
         server.route("/slow") { _ in .stall }
         let client = makeClient { $0.baseURL = URL(string: "http://127.0.0.1:9") }
-        var here = Endpoint<Echo>.get("/echo")
+        var here = Endpoint<Echo>(path: "/echo")
         here.baseURL = server.baseURL
         let echo = await client.send(here)
         XCTAssertEqual(echo.value?.path, "/echo", "\(echo)")
 
-        var slow = Endpoint<Empty>.get("/slow")
+        var slow = Endpoint<Empty>(path: "/slow")
         slow.baseURL = server.baseURL
         slow.totalTimeout = 0.3
         let started = Date()
@@ -263,7 +270,7 @@ final class EndpointValueTests: LoopbackTestCase {
         let plugin = EndpointNames()
         let client = makeClient { $0.plugins = [plugin] }
         let done = expectation(description: "done")
-        let handle = client.send(Endpoint<[Item]>.get("/echo")) { _ in done.fulfill() }
+        let handle = client.send(Endpoint<[Item]>(path: "/echo")) { _ in done.fulfill() }
         XCTAssertEqual(handle.endpoint, "Endpoint<Array<Item>>")
         wait(for: [done], timeout: 10)
         XCTAssertEqual(plugin.names.value, ["Endpoint<Array<Item>>"])
@@ -309,11 +316,13 @@ final class EndpointValueTests: LoopbackTestCase {
         let client: APIClient = client
         let id = 7
 
-        let repos = try await client.value(for: Endpoint<[Repo]>.get("/search", query: ["q": "swift", "page": 1]))
+        let repos = try await client.value(
+            for: Endpoint<[Repo]>(path: "/search", parameters: .query(["q": "swift", "page": 1])))
 
-        let created = await client.send(Endpoint<Repo>.post("/repos", body: .json(["name": "demo"])))
+        let created = await client.send(
+            Endpoint<Repo>(method: .post, path: "/repos", parameters: .json(["name": "demo"])))
 
-        var remove = Endpoint<Empty>.delete("/repos/\(id)", headers: ["X-Confirm": "yes"])
+        var remove = Endpoint<Empty>(method: .delete, path: "/repos/\(id)", headers: ["X-Confirm": "yes"])
         remove.envelope = .statusResult()  // also: baseURL, idleTimeout, totalTimeout
         let removed = await withCheckedContinuation { continuation in
             client.send(remove) { result in continuation.resume(returning: result) }

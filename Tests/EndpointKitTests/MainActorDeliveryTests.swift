@@ -106,7 +106,7 @@ final class MainActorDeliveryTests: LoopbackTestCase {
         let progressed = Locked(0)
         let done = expectation(description: "completion")
         client.send(
-            Endpoint<Data>.get("/bytes"),
+            Endpoint<Data>(path: "/bytes"),
             progress: { _ in
                 MainActorProbe.check()
                 progressed.withLock { $0 += 1 }

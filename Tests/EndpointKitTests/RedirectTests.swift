@@ -58,7 +58,7 @@ final class RedirectTests: LoopbackTestCase {
     }
 
     func testThatHTTPSIsNeverDowngradedToHTTP() {
-        let policy = RedirectPolicy.default
+        let policy = RedirectPolicy()
         var original = URLRequest(url: URL(string: "https://api.example.com/a")!)
         original.setValue("Bearer x", forHTTPHeaderField: "Authorization")
         let downgrade = URLRequest(url: URL(string: "http://api.example.com/a")!)

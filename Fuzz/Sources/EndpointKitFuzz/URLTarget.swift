@@ -37,12 +37,12 @@ enum URLTarget {
             segments = ["users", first, "posts", second]
         case 2: path = "/files/\(raw: first)"
         case 3:
-            path = RequestPath(segments: [first, second])
+            path = "/\(first)/\(second)"
             segments = [first, second]
         default: path = RequestPath(percentEncoded: first)
         }
 
-        var query = QueryItems()
+        var query: QueryItems = []
         for _ in 0..<input.choice(4) {
             let name = input.string()
             switch input.choice(4) {
@@ -133,7 +133,7 @@ enum URLTarget {
         for (item, pair) in zip(items, expected) {
             let value = item.value?.removingPercentEncoding
             if redactor.isSecretParameter(pair.name) {
-                expect(value == redactor.replacement, "\(pair.name) was not redacted in \(redacted)")
+                expect(value == "REDACTED", "\(pair.name) was not redacted in \(redacted)")
             } else {
                 expect(value == pair.value, "\(pair.name) was changed by redaction in \(redacted)")
             }

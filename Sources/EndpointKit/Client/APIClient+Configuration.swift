@@ -30,7 +30,8 @@ extension APIClient {
         public var decoder: JSONDecoder
         /// The encoder for `Encodable` bodies of requests that do not set one.
         public var encoder: JSONEncoder
-        /// Acceptable status codes and content types. ``ResponseValidation/default`` by default.
+        /// Acceptable status codes and content types. `ResponseValidation()` (`2xx`, any content type)
+        /// by default.
         public var validation: ResponseValidation
         /// The largest response body kept in memory, in bytes. 64 MiB by default.
         public var maximumResponseSize: Int
@@ -46,7 +47,7 @@ extension APIClient {
         public var interceptors: [any RequestInterceptor]
         /// Plugins that observe every request. None by default.
         public var plugins: [any APIPlugin]
-        /// How redirects are followed. ``RedirectPolicy/default`` (10 hops, no https-to-http,
+        /// How redirects are followed. `RedirectPolicy()` (10 hops, no https-to-http,
         /// credentials dropped across origins, body kept on 307/308).
         public var redirectPolicy: RedirectPolicy
         /// Whether identical `GET` and `HEAD` requests in flight (same endpoint type, method, URL,
@@ -56,7 +57,7 @@ extension APIClient {
         public var coalescesIdenticalRequests: Bool
         /// The response cache; `nil` (no caching) by default.
         public var cache: ResponseCache?
-        /// The cache policy of requests that do not set one. ``CachePolicy/default`` by default.
+        /// The cache policy of requests that do not set one. `CachePolicy()` (HTTP semantics) by default.
         public var cachePolicy: CachePolicy
         /// Watches the network; with ``failsFastWhenOffline`` requests fail at once (or are answered
         /// from the cache) while it reports no connection. `nil` by default.

@@ -47,7 +47,7 @@ struct Notice: nonisolated Decodable, Sendable {
         failure: @escaping @Sendable (APIFailure) -> Void = { _ in }
     ) -> RequestHandle {
         let info = SendInfo { if !showHUD { $0.feedback = .silent } }
-        return client.send(Endpoint<Model>.get(path, query: parameters), info: info) { result in
+        return client.send(Endpoint<Model>(path: path, parameters: .query(parameters)), info: info) { result in
             switch result {
             case .success(let model, _): success(model)
             case .serverFailure(let error): failure(.server(error))
@@ -65,7 +65,8 @@ struct Notice: nonisolated Decodable, Sendable {
         var form = MultipartFormData()
         for (name, value) in fields { form.append(value, name: name) }
         form.append(jpeg, name: "file", fileName: "photo.jpg", mimeType: "image/jpeg")
-        return client.send(Endpoint<Empty>.post(path, body: .multipart(form)), completion: completion)
+        return client.send(
+            Endpoint<Empty>(method: .post, path: path, parameters: .multipart(form)), completion: completion)
     }
 }
 

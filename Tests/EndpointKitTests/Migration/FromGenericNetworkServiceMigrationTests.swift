@@ -68,7 +68,7 @@ struct NetworkService {
 
     /// The generic call, for one model or an array of them.
     func get<T: Decodable & Sendable>(_ path: RequestPath, query: QueryItems = [:]) async throws -> T {
-        try await client.value(for: Endpoint<T>.get(path, query: query))
+        try await client.value(for: Endpoint<T>(path: path, parameters: .query(query)))
     }
 }
 

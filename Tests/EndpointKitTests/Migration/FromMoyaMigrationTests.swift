@@ -199,7 +199,7 @@ final class FromMoyaMigrationTests: LoopbackTestCase {
 
         // WHEN a list parameter is sent
         _ = try await client.value(
-            for: Endpoint<JSONValue>.get("/search", query: ["labels": ["bug", "ui"]]))
+            for: Endpoint<JSONValue>(path: "/search", parameters: .query(["labels": ["bug", "ui"]])))
 
         // THEN it went out as Moya's URLEncoding writes it
         XCTAssertEqual(inbox.requests.first?.queryValues("labels[]"), ["bug", "ui"])

@@ -117,8 +117,11 @@ final class OutboxStorageTests: OutboxTestCase {
         var small = Outbox.Configuration()
         small.maximumBytes = 10_000
         outbox = try Outbox(client: client, directory: directory.appendingPathComponent("small"), configuration: small)
-        let large = Endpoint<Empty>.post(
-            "/apply", body: .data(Data(count: 20_000), contentType: "application/octet-stream"))
+        let large = Endpoint<Empty>(
+            method: .post,
+            path: "/apply",
+            parameters: .data(Data(count: 20_000), contentType: "application/octet-stream")
+        )
         XCTAssertThrowsError(try outbox.enqueue(large)) { error in
             XCTAssertEqual(error as? OutboxError, .byteLimitReached(10_000))
         }
@@ -140,7 +143,9 @@ final class OutboxStorageTests: OutboxTestCase {
         try bytes.write(to: upload)
         let online = Locked(false)
         let outbox = try makeOutbox(monitor: makeMonitor(online: online))
-        try outbox.enqueue(Endpoint<Empty>.post("/apply", body: .file(upload, contentType: "application/octet-stream")))
+        try outbox.enqueue(
+            Endpoint<Empty>(
+                method: .post, path: "/apply", parameters: .file(upload, contentType: "application/octet-stream")))
         XCTAssertEqual(files(in: "bodies").count, 1)
 
         // WHEN the original is removed and the network comes back

@@ -43,7 +43,7 @@ class OutboxTestCase: LoopbackTestCase {
 
     /// `POST /apply` with the JSON body `{"n": number}`.
     static func item(_ number: Int, path: RequestPath = "/apply") -> Endpoint<Empty> {
-        .post(path, body: .json(["n": .int(number)]))
+        Endpoint(method: .post, path: path, parameters: .json(["n": .int(number)]))
     }
 
     /// The numbers of the entries the server applied, in the order it applied them.

@@ -15,7 +15,7 @@ final class JSONValueAccessTests: LoopbackTestCase {
         }
 
         // WHEN it is decoded as a JSONValue and read with subscripts
-        let body = try await client.value(for: Endpoint<JSONValue>.get("/me"))
+        let body = try await client.value(for: Endpoint<JSONValue>(path: "/me"))
 
         // THEN each path gives its value, and a missing step or the wrong kind gives nil
         XCTAssertEqual(body["user"]["name"].stringValue, "Ada")

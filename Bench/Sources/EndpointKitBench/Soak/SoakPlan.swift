@@ -37,7 +37,7 @@ struct SoakPlan {
     /// The next step; call with indexes 0, 1, 2... in order.
     mutating func step(_ index: Int) -> SoakStep {
         let kind = table[Int.random(in: 0..<table.count, using: &generator)]
-        var query = QueryItems()
+        var query: QueryItems = []
         if kind != .coalesced { query.append("i", QueryValue(index)) }
         var timeout: TimeInterval?
         switch kind {

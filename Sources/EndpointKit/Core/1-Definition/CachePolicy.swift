@@ -66,7 +66,7 @@ public struct CachePolicy: Sendable, Hashable {
     }
 
     /// HTTP semantics, fresh entries first.
-    public static let `default` = CachePolicy()
+    package static let `default` = CachePolicy()
 
     /// Never read or write the cache.
     public static let disabled: CachePolicy = {

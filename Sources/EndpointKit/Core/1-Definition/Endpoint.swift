@@ -7,11 +7,11 @@ import Foundation
 /// the call:
 ///
 /// ```swift
-/// let users = try await client.value(for: Endpoint<[User]>.get("/users", query: ["page": 2]))
+/// let users = try await client.value(for: Endpoint<[User]>(path: "/users", parameters: .query(["page": 2])))
 ///
-/// let created = await client.send(Endpoint<User>.post("/users", body: .json(["name": "Ada"])))
+/// let created = await client.send(Endpoint<User>(method: .post, path: "/users", parameters: .json(["name": "Ada"])))
 ///
-/// var legacy = Endpoint<Empty>.delete("/posts/\(id)")
+/// var legacy = Endpoint<Empty>(method: .delete, path: "/posts/\(id)")
 /// legacy.envelope = .statusResult()                     // this request only
 /// client.send(legacy) { result in ... }
 /// ```
@@ -103,74 +103,5 @@ extension Endpoint where Response: Decodable {
         self.init(method: method, path: path, parameters: parameters, headers: headers) { context in
             try context.decodeDefault(Response.self)
         }
-    }
-
-    /// A `GET` request.
-    /// - Parameters:
-    ///   - path: The path relative to the base URL.
-    ///   - query: Query parameters; none by default.
-    ///   - headers: Header fields; none by default.
-    /// - Returns: The request.
-    public static func get(
-        _ path: RequestPath, query: QueryItems = QueryItems(), headers: HTTPHeaders = HTTPHeaders()
-    ) -> Endpoint {
-        Endpoint(method: .get, path: path, parameters: RequestParameters(query: query), headers: headers)
-    }
-
-    /// A `POST` request.
-    /// - Parameters:
-    ///   - path: The path relative to the base URL.
-    ///   - query: Query parameters; none by default.
-    ///   - body: The body, for example `.json(model)` or `.form(["user": "ada"])`; none by default
-    ///     (its query items, if any, come before `query`'s).
-    ///   - headers: Header fields; none by default.
-    /// - Returns: The request.
-    public static func post(
-        _ path: RequestPath, query: QueryItems = QueryItems(), body: RequestParameters? = nil,
-        headers: HTTPHeaders = HTTPHeaders()
-    ) -> Endpoint {
-        Endpoint(method: .post, path: path, parameters: (body ?? .none).appendingQuery(query), headers: headers)
-    }
-
-    /// A `PUT` request.
-    /// - Parameters:
-    ///   - path: The path relative to the base URL.
-    ///   - query: Query parameters; none by default.
-    ///   - body: The body; none by default.
-    ///   - headers: Header fields; none by default.
-    /// - Returns: The request.
-    public static func put(
-        _ path: RequestPath, query: QueryItems = QueryItems(), body: RequestParameters? = nil,
-        headers: HTTPHeaders = HTTPHeaders()
-    ) -> Endpoint {
-        Endpoint(method: .put, path: path, parameters: (body ?? .none).appendingQuery(query), headers: headers)
-    }
-
-    /// A `PATCH` request.
-    /// - Parameters:
-    ///   - path: The path relative to the base URL.
-    ///   - query: Query parameters; none by default.
-    ///   - body: The body; none by default.
-    ///   - headers: Header fields; none by default.
-    /// - Returns: The request.
-    public static func patch(
-        _ path: RequestPath, query: QueryItems = QueryItems(), body: RequestParameters? = nil,
-        headers: HTTPHeaders = HTTPHeaders()
-    ) -> Endpoint {
-        Endpoint(method: .patch, path: path, parameters: (body ?? .none).appendingQuery(query), headers: headers)
-    }
-
-    /// A `DELETE` request.
-    /// - Parameters:
-    ///   - path: The path relative to the base URL.
-    ///   - query: Query parameters; none by default.
-    ///   - body: The body, for the APIs that read one on `DELETE`; none by default.
-    ///   - headers: Header fields; none by default.
-    /// - Returns: The request.
-    public static func delete(
-        _ path: RequestPath, query: QueryItems = QueryItems(), body: RequestParameters? = nil,
-        headers: HTTPHeaders = HTTPHeaders()
-    ) -> Endpoint {
-        Endpoint(method: .delete, path: path, parameters: (body ?? .none).appendingQuery(query), headers: headers)
     }
 }

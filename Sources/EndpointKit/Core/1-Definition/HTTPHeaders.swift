@@ -20,7 +20,7 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, S
         public var value: String
 
         /// Creates a field.
-        public init(name: String, value: String) {
+        package init(name: String, value: String) {
             self.name = name
             self.value = value
         }
@@ -36,7 +36,7 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, S
     static let empty = HTTPHeaders()
 
     /// Creates a collection from fields, keeping their order; later duplicates replace earlier ones.
-    public init(_ fields: [Field]) {
+    package init(_ fields: [Field]) {
         self.fields = []
         for field in fields { self[field.name] = field.value }
     }
@@ -73,7 +73,7 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, S
     package var isEmpty: Bool { fields.isEmpty }
 
     /// The fields as a dictionary (names as given).
-    public var dictionary: [String: String] {
+    package var dictionary: [String: String] {
         Dictionary(fields.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last })
     }
 

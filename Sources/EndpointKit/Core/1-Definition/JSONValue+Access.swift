@@ -5,7 +5,7 @@ import Foundation
 /// chain without `?`.
 ///
 /// ```swift
-/// let body = try await client.value(for: Endpoint<JSONValue>.get("/me"))
+/// let body = try await client.value(for: Endpoint<JSONValue>(path: "/me"))
 /// let name = body["user"]["name"].stringValue        // String?
 /// let firstID = body["items"][0]["id"].intValue      // Int?
 /// ```

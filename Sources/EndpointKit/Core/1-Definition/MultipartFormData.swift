@@ -77,14 +77,6 @@ public struct MultipartFormData: Sendable {
                 headers: headers, content: .file(url)))
     }
 
-    /// Appends a JSON part (`application/json`) from an `Encodable` value.
-    /// - Throws: The encoder's error.
-    public mutating func appendJSON<Value: Encodable>(
-        encoding value: Value, name: String, encoder: JSONEncoder = JSONEncoder()
-    ) throws {
-        append(try encoder.encode(value), name: name, mimeType: "application/json")
-    }
-
     /// Appends a JSON part (`application/json`) from a ``JSONValue`` literal.
     public mutating func append(json value: JSONValue, name: String) {
         append(Data(value.description.utf8), name: name, mimeType: "application/json")

@@ -29,7 +29,7 @@ public struct QueryItems: Sendable, Hashable, ExpressibleByDictionaryLiteral, Ex
     static let empty = QueryItems()
 
     /// Creates an empty list.
-    public init() { items = [] }
+    package init() { items = [] }
 
     /// Creates a list from items, keeping their order.
     public init(_ items: [Item]) { self.items = items }

@@ -26,7 +26,7 @@ public struct RequestPath: Sendable, Hashable, ExpressibleByStringInterpolation,
 
     /// Creates a path from segments, each escaped as one segment and joined with `/` after a
     /// leading `/`.
-    public init(segments: [String]) {
+    package init(segments: [String]) {
         encoded = "/" + segments.map(PercentEncoding.encodePathSegment).joined(separator: "/")
     }
 

@@ -27,7 +27,7 @@ public struct RedirectPolicy: Sendable, Hashable {
     }
 
     /// The default policy.
-    public static let `default` = RedirectPolicy()
+    package static let `default` = RedirectPolicy()
 
     /// What to do with one redirect.
     package enum Decision: Equatable, Sendable {

@@ -82,7 +82,7 @@ public struct TransportRequest: Sendable {
         urlRequest: URLRequest, timeouts: Timeouts = Timeouts(), maximumResponseSize: Int,
         priority: RequestPriority = .normal,
         bodyFile: URL? = nil, download: DownloadTarget? = nil,
-        onProgress: (@Sendable (TransferProgress) -> Void)? = nil, redirectPolicy: RedirectPolicy = .default
+        onProgress: (@Sendable (TransferProgress) -> Void)? = nil, redirectPolicy: RedirectPolicy = RedirectPolicy()
     ) {
         self.redirectPolicy = redirectPolicy
         self.urlRequest = urlRequest

@@ -12,19 +12,19 @@ import Foundation
 /// ```
 public struct KeyPathEnvelope: ResponseEnvelope, Hashable {
     /// Where the business status is (required in every body).
-    public var statusPath: [String]
-    /// Status values that mean success; compared with ``EnvelopeScalar/matches(_:)``.
-    public var successValues: [EnvelopeScalar]
+    var statusPath: [String]
+    /// Status values that mean success; compared across JSON types (`0` matches `"0"`).
+    var successValues: [EnvelopeScalar]
     /// Where a separate business error code is, if any (else the status is the code).
-    public var codePath: [String]?
+    var codePath: [String]?
     /// Where the message is, if any.
-    public var messagePath: [String]?
+    var messagePath: [String]?
     /// Where the payload is; empty for the whole body.
-    public var payloadPath: [String]
+    var payloadPath: [String]
     /// Where paging information is, if any.
-    public var pagePath: [String]?
+    var pagePath: [String]?
     /// Whether a string payload on failure is the message (`{"status":1,"data":"expired"}`).
-    public var payloadStringIsFailureMessage: Bool
+    var payloadStringIsFailureMessage: Bool
 
     /// Creates an envelope from dot-separated key paths.
     /// - Parameters:
@@ -53,7 +53,7 @@ public struct KeyPathEnvelope: ResponseEnvelope, Hashable {
     public func open<Payload: Decodable>(
         _ body: Data, as type: Payload.Type, decoder: JSONDecoder
     ) throws
-        -> EnvelopeContents<Payload>
+        -> (payload: Payload, info: EnvelopeInfo?)
     {
         let box = try EnvelopeDecoding.$envelope.withValue(self) {
             try decoder.decode(EnvelopeBody<Payload>.self, from: body)
@@ -61,7 +61,7 @@ public struct KeyPathEnvelope: ResponseEnvelope, Hashable {
         guard box.info.isSuccess, let payload = box.payload else {
             throw BusinessFailure(code: box.info.code, message: box.info.message)
         }
-        return EnvelopeContents(payload: payload, info: box.info)
+        return (payload: payload, info: box.info)
     }
 
     /// Reads status, code and message without decoding the payload.

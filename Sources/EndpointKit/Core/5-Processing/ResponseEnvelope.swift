@@ -15,32 +15,19 @@ public protocol ResponseEnvelope: Sendable {
     ///   - body: The raw body.
     ///   - type: The payload type to decode.
     ///   - decoder: The decoder configured for the request.
-    /// - Returns: The payload and what the envelope said.
+    /// - Returns: The payload and what the envelope said about it: status, message and paging, or
+    ///   `nil` when the envelope has none (as for ``NoEnvelope``).
     /// - Throws: ``BusinessFailure`` when the business status is not success; any other error
     ///   when the body does not have the envelope's shape or the payload does not decode.
     func open<Payload: Decodable>(
         _ body: Data, as type: Payload.Type, decoder: JSONDecoder
     ) throws
-        -> EnvelopeContents<Payload>
+        -> (payload: Payload, info: EnvelopeInfo?)
 
     /// Reads status, code and message from a body without decoding a payload, for error responses
     /// (HTTP 4xx/5xx) and bodies whose payload is not needed. Returns `nil` when the body does
     /// not have the envelope's shape.
     func inspect(_ body: Data, decoder: JSONDecoder) -> EnvelopeInfo?
-}
-
-/// A decoded payload with what the envelope said about it.
-public struct EnvelopeContents<Payload> {
-    /// The payload.
-    public var payload: Payload
-    /// Status, message and paging, when the envelope has them (`nil` for ``NoEnvelope``).
-    public var info: EnvelopeInfo?
-
-    /// Creates envelope contents.
-    public init(payload: Payload, info: EnvelopeInfo?) {
-        self.payload = payload
-        self.info = info
-    }
 }
 
 extension ResponseEnvelope where Self == KeyPathEnvelope {
@@ -112,9 +99,9 @@ public struct NoEnvelope: ResponseEnvelope, Hashable {
     public func open<Payload: Decodable>(
         _ body: Data, as type: Payload.Type, decoder: JSONDecoder
     ) throws
-        -> EnvelopeContents<Payload>
+        -> (payload: Payload, info: EnvelopeInfo?)
     {
-        EnvelopeContents(payload: try decoder.decode(Payload.self, from: body), info: nil)
+        (payload: try decoder.decode(Payload.self, from: body), info: nil)
     }
 
     /// Finds a message in common error body shapes; `nil` when there is none.

@@ -85,7 +85,7 @@ public struct ResponseMetadata: Sendable {
     public var statusCode: Int { head.statusCode }
 
     /// The response headers as a case-insensitive collection, sorted by name.
-    public var headers: HTTPHeaders {
+    package var headers: HTTPHeaders {
         HTTPHeaders(
             head.headerFields.map { HTTPHeaders.Field(name: $0.name, value: $0.value) }.sorted { $0.name < $1.name })
     }

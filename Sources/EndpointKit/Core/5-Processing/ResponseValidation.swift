@@ -22,7 +22,7 @@ public struct ResponseValidation: Sendable, Hashable {
     }
 
     /// `2xx`, any content type.
-    public static let `default` = ResponseValidation()
+    package static let `default` = ResponseValidation()
 
     /// `2xx` and the JSON-ish media types a typical mobile backend sends.
     public static let json = ResponseValidation(acceptableContentTypes: [

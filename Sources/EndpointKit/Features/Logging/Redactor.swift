@@ -35,12 +35,12 @@ public struct Redactor: Sendable, Hashable {
     public static let `default` = Redactor()
 
     /// The names of headers whose values are secret, lowercased.
-    public let headerNames: Set<String>
+    let headerNames: Set<String>
     /// The names of query parameters, form fields and JSON keys whose values are secret, lowercased.
-    public let parameterNames: Set<String>
+    let parameterNames: Set<String>
     /// The text written instead of a secret. `REDACTED` by default: it needs no escaping in a
     /// header, a query, a form or JSON.
-    public let replacement: String
+    let replacement: String
 
     /// Creates a redactor.
     /// - Parameters:

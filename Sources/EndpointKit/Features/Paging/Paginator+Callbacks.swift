@@ -9,8 +9,8 @@ extension Paginator {
     public struct Snapshot: Sendable {
         /// Every item loaded so far, in order.
         public let items: [Element]
-        /// The pages loaded so far, in order.
-        public let loadedPages: [Page<Element>]
+        /// How many pages are loaded (the number of the last one); 0 before the first.
+        public let currentPage: Int
         /// The number of pages: from the paging information (`totalPages`, or `totalCount` and the
         /// page size), or the pages loaded once the end is reached; `nil` while unknown.
         public let maxPage: Int?
@@ -21,16 +21,13 @@ extension Paginator {
         public let hasMore: Bool
         /// Whether a page is loading.
         public let isLoading: Bool
-
-        /// How many pages are loaded (the number of the last one); 0 before the first.
-        public var currentPage: Int { loadedPages.count }
     }
 
     /// Where the list stands now, every value read at the same moment.
     public nonisolated var snapshot: Snapshot {
         state.withLock { state in
             Snapshot(
-                items: state.book.items, loadedPages: state.book.pages, maxPage: state.book.maxPage,
+                items: state.book.items, currentPage: state.book.pages.count, maxPage: state.book.maxPage,
                 totalCount: state.book.totalCount, hasMore: state.book.hasMore, isLoading: state.load != nil)
         }
     }

@@ -65,7 +65,7 @@ public struct RetryPolicy: RequestRetrier, ImmediateRetrier, Hashable {
     public static let none = RetryPolicy(maxRetries: 0)
 
     /// Two retries with the default conditions and backoff.
-    public static let `default` = RetryPolicy()
+    package static let `default` = RetryPolicy()
 
     /// The wait before retry number `retry` (1-based), before jitter.
     package func nominalDelay(forRetry retry: Int) -> TimeInterval {

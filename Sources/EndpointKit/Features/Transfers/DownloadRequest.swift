@@ -38,10 +38,11 @@ extension DownloadRequest {
     }
 }
 
-/// Where a downloaded file goes.
+/// Where a downloaded file goes: made with ``file(_:replacingExisting:createsIntermediateDirectories:)``
+/// or ``directory(_:replacingExisting:createsIntermediateDirectories:)``.
 public struct DownloadDestination: Sendable, Hashable {
     /// A file or a folder.
-    public enum Location: Sendable, Hashable {
+    enum Location: Sendable, Hashable {
         /// Exactly this file.
         case file(URL)
         /// This folder, with the name the server suggests (`Content-Disposition`, sanitized) or
@@ -50,14 +51,14 @@ public struct DownloadDestination: Sendable, Hashable {
     }
 
     /// The file or folder.
-    public var location: Location
+    var location: Location
     /// Whether an existing file is replaced; otherwise the download fails with
     /// ``TransportError/Reason/localFileError`` and the existing file is left alone.
-    public var replacesExisting: Bool
+    var replacesExisting: Bool
     /// Whether a missing destination folder is created, with every missing folder above it
     /// (Alamofire's `.createIntermediateDirectories`); otherwise a missing folder fails the
     /// download with ``TransportError/Reason/localFileError``.
-    public var createsIntermediateDirectories = false
+    var createsIntermediateDirectories = false
 
     /// Exactly this file.
     /// - Parameters:

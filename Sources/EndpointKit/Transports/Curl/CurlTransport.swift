@@ -108,7 +108,7 @@ public final class CurlTransport: Transport {
 
     /// Creates a transport that checks certificates with `serverTrustPolicy`.
     /// - Throws: ``TransportConfigurationError``, as ``init(configuration:)``.
-    public convenience init(serverTrustPolicy: ServerTrustPolicy) throws(TransportConfigurationError) {
+    package convenience init(serverTrustPolicy: ServerTrustPolicy) throws(TransportConfigurationError) {
         try self.init(configuration: Configuration(serverTrustPolicy: serverTrustPolicy))
     }
 

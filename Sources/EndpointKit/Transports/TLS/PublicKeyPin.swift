@@ -37,7 +37,7 @@ public struct PublicKeyPin: Sendable, Hashable, CustomStringConvertible {
 
     /// Creates a pin from the raw hash.
     /// - Throws: ``TransportConfigurationError/malformedPublicKeyPin(_:)`` unless it has 32 bytes.
-    public init(sha256: Data) throws(TransportConfigurationError) {
+    init(sha256: Data) throws(TransportConfigurationError) {
         guard sha256.count == 32 else {
             throw .malformedPublicKeyPin("a SHA-256 hash has 32 bytes, not \(sha256.count)")
         }
