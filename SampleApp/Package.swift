@@ -12,7 +12,10 @@ import PackageDescription
 // `SampleApp` (in any case) has this package's own identity and does not resolve; any other name does.
 let package = Package(
     name: "EndpointKitSampleApp",
-    platforms: [.macOS(.v15), .iOS(.v18)],
+    // The library's own minimums (its Package.swift): the sample is what an app at those
+    // minimums writes, so it uses nothing newer (its plugins lock with `NSLock`, not `Mutex`,
+    // which needs iOS 18 / macOS 15).
+    platforms: [.macOS(.v13), .iOS(.v16)],
     dependencies: [.package(name: "EndpointKit", path: "..")],
     targets: [
         // An app target as Swift 6 language mode writes it, with no other setting.

@@ -1,3 +1,5 @@
+// Runs other processes (`Process`), which iOS, tvOS and watchOS do not have.
+#if os(macOS) || os(Linux)
 import EndpointKit
 import Foundation
 import XCTest
@@ -107,3 +109,4 @@ final class ConnectivityTests: XCTestCase {
         XCTAssertEqual(monitor.status, .offline)
     }
 }
+#endif

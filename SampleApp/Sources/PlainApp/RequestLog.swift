@@ -1,14 +1,17 @@
 import EndpointKit
-import Synchronization
+import Foundation
 
 /// A plugin that keeps one line per finished request ("GetProfile 200", "GetProfile 200 cached"),
 /// for a debug screen.
-/// Its hooks run on the library's queues, so the lines are behind a lock.
-final class RequestLog: APIPlugin {
-    private let entries = Mutex<[String]>([])
+/// Its hooks run on the library's queues, so the lines are behind a lock. An `NSLock`, as an app
+/// at the library's minimums (iOS 16, macOS 13) writes it: `Mutex` needs iOS 18 / macOS 15,
+/// `OSAllocatedUnfairLock` is Apple-only, and this sample is also built on Linux in CI.
+final class RequestLog: APIPlugin, @unchecked Sendable {  // unchecked: `lock` guards `entries`
+    private let lock = NSLock()
+    private var entries: [String] = []
 
     /// Every line so far, oldest first.
-    var lines: [String] { entries.withLock { $0 } }
+    var lines: [String] { lock.withLock { entries } }
 
     func didComplete<Value: Sendable>(_ result: APIResult<Value>, context: RequestContext) {
         let outcome: String
@@ -18,6 +21,7 @@ final class RequestLog: APIPlugin {
         case .serverFailure(let failure): outcome = "\(failure.statusCode)"
         case .transportError(let error): outcome = "\(error.reason)"
         }
-        entries.withLock { $0.append("\(context.endpoint) \(outcome)") }
+        let line = "\(context.endpoint) \(outcome)"
+        lock.withLock { entries.append(line) }
     }
 }

@@ -1,3 +1,5 @@
+// Runs other processes (`Process`), which iOS, tvOS and watchOS do not have.
+#if os(macOS) || os(Linux)
 import Foundation
 import XCTest
 
@@ -93,3 +95,4 @@ final class OutboxChild: @unchecked Sendable {
     /// The numbers of the `enqueued N` lines: the entries whose enqueue returned.
     var enqueued: [Int] { output.compactMap { $0.hasPrefix("enqueued ") ? Int($0.dropFirst(9)) : nil } }
 }
+#endif

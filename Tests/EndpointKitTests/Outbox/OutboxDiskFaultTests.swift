@@ -1,3 +1,5 @@
+// Runs other processes (`Process`), which iOS, tvOS and watchOS do not have.
+#if os(macOS) || os(Linux)
 import EndpointKit
 import EndpointKitOutbox
 import EndpointKitTestServer
@@ -144,3 +146,4 @@ final class OutboxDiskFaultTests: OutboxTestCase {
         XCTAssertTrue(waitUntil { self.files(in: "entries").isEmpty })
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Runs other processes (`Process`), which iOS, tvOS and watchOS do not have.
+#if os(macOS) || os(Linux)
 import EndpointKit
 import EndpointKitOutbox
 import EndpointKitTestServer
@@ -138,3 +140,4 @@ final class OutboxKillTests: OutboxTestCase {
         if cycles >= 50 { XCTAssertGreaterThan(sentAgain, 0) }
     }
 }
+#endif

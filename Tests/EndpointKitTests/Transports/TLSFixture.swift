@@ -1,3 +1,5 @@
+// Runs other processes (`Process`), which iOS, tvOS and watchOS do not have.
+#if os(macOS) || os(Linux)
 @_spi(Internal) import EndpointKit
 import Foundation
 import XCTest
@@ -292,3 +294,4 @@ final class TLSFixture: @unchecked Sendable {
         return String(decoding: data, as: UTF8.self)
     }
 }
+#endif

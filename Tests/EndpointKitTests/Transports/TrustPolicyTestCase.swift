@@ -1,3 +1,5 @@
+// Runs other processes (`Process`), which iOS, tvOS and watchOS do not have.
+#if os(macOS) || os(Linux)
 import EndpointKit
 import Foundation
 import XCTest
@@ -66,3 +68,4 @@ class TrustPolicyTestCase: XCTestCase {
         return error
     }
 }
+#endif
