@@ -1,4 +1,6 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
+// 6.1: the package's tests and the guides' examples put `nonisolated` on types (SE-0449), which
+// Swift 6.1 (Xcode 16.3) introduced.
 import PackageDescription
 
 let package = Package(
@@ -30,7 +32,11 @@ let package = Package(
             resources: [.process("PrivacyInfo.xcprivacy")]
         ),
         // The testing kit: EndpointKitStubs (re-exported) and its XCTest and Swift Testing assertions.
-        .target(name: "EndpointKitStubs", dependencies: ["EndpointKit"]),
+        .target(
+            name: "EndpointKitStubs", dependencies: ["EndpointKit"],
+            // A demo build links this module: its own privacy manifest names the file-timestamp API
+            // it calls (the size of a captured upload file).
+            resources: [.process("PrivacyInfo.xcprivacy")]),
         .target(name: "EndpointKitTesting", dependencies: ["EndpointKit", "EndpointKitStubs"]),
         // XML responses; a separate product so only apps that need it link libxml2 on Linux.
         .target(name: "EndpointKitXML", dependencies: ["EndpointKit"]),
