@@ -63,7 +63,11 @@ static void read_callers(uintptr_t *frame, uintptr_t callers[PT_CALLERS]) {
 static void record(uintptr_t pc, uintptr_t *frame, uint32_t marker) {
     uint32_t thread = current_thread();
     pt_event event = {.pc = pc, .thread = thread, .marker = marker};
-    if (frame) read_callers(frame, event.callers);
+    if (frame) {
+        // frame[0] is the entered function's frame pointer, saved by this callback's prologue.
+        event.frame = frame[0];
+        read_callers(frame, event.callers);
+    }
     size_t slot = atomic_fetch_add_explicit(&next_event, 1, memory_order_relaxed);
     if (slot >= capacity) {
         atomic_fetch_add_explicit(&dropped, 1, memory_order_relaxed);

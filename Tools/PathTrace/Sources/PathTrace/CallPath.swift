@@ -20,6 +20,9 @@ struct Call: Sendable {
     let afterValue: Bool
     /// The file whose code called it (past thunks and `Support/`), when that is known.
     let caller: Place?
+    /// Whether it is an async function resuming after an `await` or another suspension point
+    /// (each resumption is an entry of its own): control coming back into a function already open.
+    let isResumption: Bool
 }
 
 extension Call {
@@ -69,7 +72,19 @@ enum Level: String, CaseIterable, Sendable {
 
 /// The ordered library calls of one traced request, and what was left out of them.
 struct CallPath: Sendable {
+    /// One recorded function entry of any kind (a library call, compiler-generated code, this tool,
+    /// an unsymbolized address): what was open under it shows which functions had returned.
+    struct Entry: Sendable {
+        let sequence: Int
+        let thread: UInt32
+        /// The entries still open under it on its thread (by frame address), innermost first, as
+        /// their `sequence`.
+        let openFrames: [Int]
+    }
+
     let calls: [Call]
+    /// Every entry recorded, in order.
+    let entries: [Entry]
     /// Entries of compiler-generated functions (thunks) that were left out.
     let generatedEntries: Int
     /// Entries of functions outside the library (this tool, the test server).

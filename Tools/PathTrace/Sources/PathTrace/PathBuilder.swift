@@ -56,6 +56,14 @@ struct PathBuilder {
         return nil
     }
 
+    /// Whether a mangled name is an async function's continuation after an `await` or another
+    /// suspension point (`TQ<n>_`, `TY<n>_`), which the simplified demangled name does not show.
+    static func isResumption(_ mangledName: String) -> Bool {
+        guard mangledName.hasSuffix("_") else { return false }
+        let body = mangledName.dropLast().reversed().drop(while: \.isNumber)
+        return body.starts(with: ["Q", "T"]) || body.starts(with: ["Y", "T"])
+    }
+
     func build(_ recording: Recording) throws -> CallPath {
         var addresses = Set<UInt>()
         for event in recording.events where event.marker == 0 {
@@ -72,7 +80,11 @@ struct PathBuilder {
         }
 
         var stacks: [UInt32: [Frame]] = [:]
+        // What is open on each thread by frame address (every entry recorded, symbolized or not):
+        // an entry closes everything at or below its own frame address (a callee's is lower).
+        var open: [UInt32: [(sequence: Int, frame: UInt)]] = [:]
         var calls: [Call] = []
+        var entries: [CallPath.Entry] = []
         var generated = 0
         var outside = 0
         var unknown = 0
@@ -82,6 +94,12 @@ struct PathBuilder {
                 if event.marker == Marker.valueReturned.rawValue { afterValue = true }
                 continue
             }
+            var openHere = open[event.thread] ?? []
+            while let top = openHere.last, top.frame <= event.frame { openHere.removeLast() }
+            let openFrames = openHere.reversed().map(\.sequence)
+            openHere.append((sequence, event.frame))
+            open[event.thread] = openHere
+            entries.append(CallPath.Entry(sequence: sequence, thread: event.thread, openFrames: openFrames))
             guard let entered = symbol(event.pc) else {
                 unknown += 1
                 continue
@@ -115,13 +133,14 @@ struct PathBuilder {
                 calls.append(
                     Call(
                         sequence: sequence, thread: event.thread, function: function, place: place, side: side,
-                        afterValue: afterValue, caller: parentFrame?.owner))
+                        afterValue: afterValue, caller: parentFrame?.owner,
+                        isResumption: Self.isResumption(entered.mangledName)))
             case .generated: generated += 1
             case .outside: outside += 1
             }
         }
         return CallPath(
-            calls: calls, generatedEntries: generated, outsideEntries: outside, unknownEntries: unknown,
-            threadNames: recording.threadNames, dropped: recording.dropped)
+            calls: calls, entries: entries, generatedEntries: generated, outsideEntries: outside,
+            unknownEntries: unknown, threadNames: recording.threadNames, dropped: recording.dropped)
     }
 }

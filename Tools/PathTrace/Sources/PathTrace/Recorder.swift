@@ -7,6 +7,8 @@ struct RawEvent: Sendable {
     let pc: UInt
     /// Return addresses in the callers, nearest first (0 where the frame walk stopped).
     let callers: [UInt]
+    /// The frame address (frame pointer) of the function entered; 0 for a marker.
+    let frame: UInt
     /// The recording thread, numbered from 1.
     let thread: UInt32
     /// 0 for an entry, else a ``Marker``.
@@ -67,7 +69,9 @@ enum Recorder {
                 let event = base[index]
                 let callers = withUnsafeBytes(of: event.callers) { Array($0.bindMemory(to: UInt.self)) }
                 if event.pc == 0 && event.marker == 0 { continue }  // claimed, never written
-                events.append(RawEvent(pc: event.pc, callers: callers, thread: event.thread, marker: event.marker))
+                events.append(
+                    RawEvent(
+                        pc: event.pc, callers: callers, frame: event.frame, thread: event.thread, marker: event.marker))
             }
         }
         var names: [UInt32: String] = [:]

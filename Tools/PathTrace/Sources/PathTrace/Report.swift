@@ -22,7 +22,7 @@ struct Report {
         var variations: [String] = []
         for level in Level.allCases.reversed() {
             for (name, side) in parts {
-                let runs = paths.map { PathMetrics($0.untilValue(level, side)).columns }
+                let runs = paths.map { PathMetrics($0, level, side).columns }
                 out += "  " + pad(level.rawValue, 8) + pad(name, 17) + runs[0].map { pad("\($0)", 10) }.joined() + "\n"
                 var ranges: [String] = []
                 for (column, title) in PathMetrics.columnTitles.enumerated() {
@@ -52,16 +52,18 @@ struct Report {
                 : "  counts that differ between the \(paths.count) runs (min-max):\n"
                     + variations.joined(separator: "\n") + "\n"
         }
-        out += "  columns: a step is a run of calls in one file; hops are changes of folder between steps, back\n"
-        out += "  the hops into a folder already left; 1st-hops and 1st-back count the same over the files in the\n"
-        out += "  order each is first entered; threads counts changes of thread between consecutive calls.\n"
+        out += "  columns: a run is consecutive calls in one file; a step is consecutive calls and returns in one\n"
+        out += "  folder; returns are the steps that go back into a caller (a function already open), counted even\n"
+        out += "  when that caller then calls nothing further; 1st-hops and 1st-back count changes of folder, and\n"
+        out += "  those into a folder already left, over the files in the order each is first entered; threads\n"
+        out += "  counts changes of thread between consecutive calls.\n"
         if countsOnly { return out }
         out += "\n"
 
-        let whole = PathMetrics(path.untilValue(level))
-        let above = PathMetrics(path.untilValue(level, .above))
-        out += "Times each folder is entered at the \(level.rawValue) level: whole path / above the seam / above the"
-        out += " seam in first-entry order:\n"
+        let whole = PathMetrics(path, level)
+        let above = PathMetrics(path, level, .above)
+        out += "Steps in each folder at the \(level.rawValue) level: whole path / above the seam / times entered above"
+        out += " the seam in first-entry order:\n"
         let aboveEntries = Dictionary(above.folderEntries.map { ($0.folder, $0.entries) }, uniquingKeysWith: +)
         let firstEntryCounts = Dictionary(
             above.firstEntryFolderEntries.map { ($0.folder, $0.entries) }, uniquingKeysWith: +)
@@ -70,9 +72,11 @@ struct Report {
                 "  " + pad(folder, 28)
                 + "\(entries) / \(aboveEntries[folder] ?? 0) / \(firstEntryCounts[folder] ?? 0)\n"
         }
-        out += "\nHops above the seam at the \(level.rawValue) level (* = back into a folder already left):\n"
-        out += hopLine(above) + "\n"
-        out += "\nHops of the whole path at the \(level.rawValue) level:\n" + hopLine(whole) + "\n"
+        out += "\nSteps above the seam at the \(level.rawValue) level, run 1: \(above.steps.count) steps, "
+        out += "\(above.returns) returns (* = a return into a caller):\n"
+        out += stepLine(above) + "\n"
+        out += "\nSteps of the whole path at the \(level.rawValue) level, run 1: \(whole.steps.count) steps, "
+        out += "\(whole.returns) returns:\n" + stepLine(whole) + "\n"
         out += "\nFiles in the order first entered, above the seam, at the \(level.rawValue) level:\n"
         out += firstEntries(above) + "\n"
 
@@ -84,25 +88,36 @@ struct Report {
             out += "  " + pad("t\(thread)", 5) + pad(name, 17) + pad("\(calls.count) calls", 11)
             out += "first " + (calls.first.map { Self.shorten($0.function) } ?? "") + "\n"
         }
+        for (index, run) in paths.enumerated() where index > 0 && listsAllRuns {
+            let above = PathMetrics(run, level, .above)
+            out += "\nSteps above the seam at the \(level.rawValue) level, run \(index + 1): "
+            out += "\(above.steps.count) steps, \(above.returns) returns:\n" + stepLine(above) + "\n"
+        }
         for (index, run) in paths.enumerated() where index == 0 || listsAllRuns {
             out += "\nSteps of the whole path at the \(level.rawValue) level, run \(index + 1)"
-            out += " (side: A above the seam, T transport):\n"
-            out += steps(PathMetrics(run.untilValue(level)))
+            out += " (* a return; side: A above the seam, T transport; <- a return into that function):\n"
+            out += steps(PathMetrics(run, level))
         }
         return out
     }
 
     private func steps(_ metrics: PathMetrics) -> String {
         var out =
-            "  " + pad("#", 4) + pad("side", 5) + pad("thread", 7) + pad("folder", 24) + pad("file", 34) + "calls\n"
+            "  " + pad("#", 5) + pad("side", 5) + pad("thread", 7) + pad("folder", 24) + pad("files", 44) + "calls\n"
         for (number, step) in metrics.steps.enumerated() {
-            let sides = Set(step.calls.map { $0.side == .above ? "A" : "T" }).sorted().joined(separator: "+")
-            let threads = Set(step.calls.map { "t\($0.thread)" }).sorted().joined(separator: ",")
-            out += "  " + pad("\(number + 1)", 4) + pad(sides, 5) + pad(threads, 7) + pad(step.place.folder, 24)
-            out += pad(step.place.fileName, 34) + pad("\(step.calls.count)", 3) + functions(step) + "\n"
+            let calls = step.items.map(\.call)
+            let sides = Set(calls.map { $0.side == .above ? "A" : "T" }).sorted().joined(separator: "+")
+            let threads = Set(calls.map { "t\($0.thread)" }).sorted().joined(separator: ",")
+            var files: [String] = []
+            for call in calls where !files.contains(call.place.fileName) { files.append(call.place.fileName) }
+            out += "  " + pad("\(step.isReturn ? "*" : "")\(number + 1)", 5) + pad(sides, 5) + pad(threads, 7)
+            out += pad(step.folder, 24) + pad(files.joined(separator: ", "), 44)
+            out += pad("\(step.items.filter { !$0.isReturn }.count)", 3) + functions(step) + "\n"
             if listsCalls {
-                for call in step.calls {
-                    out += "        t\(call.thread) \(call.side == .above ? "A" : "T") \(call.function)\n"
+                for item in step.items {
+                    out += "        t\(item.call.thread) \(item.call.side == .above ? "A" : "T") "
+                    out += item.isReturn ? "<- " : "   "
+                    out += "\(item.call.place.fileName): \(item.call.function)\n"
                 }
             }
         }
@@ -115,8 +130,8 @@ struct Report {
         var rows: [String] = []
         for level in Level.allCases.reversed() {
             for (name, side) in [("whole path", nil), ("above the seam", Side.above)] {
-                let reference = PathMetrics(first.untilValue(level, side))
-                let same = paths.dropFirst().filter { PathMetrics($0.untilValue(level, side)).samePath(as: reference) }
+                let reference = PathMetrics(first, level, side)
+                let same = paths.dropFirst().filter { PathMetrics($0, level, side).samePath(as: reference) }
                 rows.append("\(level.rawValue) \(name) \(same.count + 1)/\(paths.count)")
             }
         }
@@ -136,17 +151,9 @@ struct Report {
         return out.joined(separator: "\n")
     }
 
-    private func hopLine(_ metrics: PathMetrics) -> String {
-        var seen = Set<String>()
-        var previous: String?
-        var parts: [String] = []
-        for step in metrics.steps {
-            let folder = step.place.folder
-            if folder == previous { continue }
-            parts.append(seen.contains(folder) ? "*" + folder : folder)
-            seen.insert(folder)
-            previous = folder
-        }
+    /// The steps in a line: each step's folder, `*` before a return.
+    private func stepLine(_ metrics: PathMetrics) -> String {
+        let parts = metrics.steps.map(\.label)
         var lines: [String] = []
         var line = " "
         for part in parts {
@@ -162,11 +169,11 @@ struct Report {
         return lines.joined(separator: "\n")
     }
 
-    /// The distinct functions of a step, shortened.
+    /// The distinct functions of a step, shortened, `<-` before a return into one.
     private func functions(_ step: Step) -> String {
         var names: [String] = []
-        for call in step.calls {
-            let name = Self.shorten(call.function)
+        for item in step.items {
+            let name = (item.isReturn ? "<- " : "") + Self.shorten(item.call.function)
             if names.last != name { names.append(name) }
         }
         let shown = names.prefix(4).joined(separator: "; ")

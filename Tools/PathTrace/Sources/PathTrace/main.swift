@@ -2,7 +2,7 @@ import Foundation
 
 // path-trace: runs each scenario's warm-up request, records every function the next request
 // enters (SanitizerCoverage callbacks, see CPathTraceRecorder), maps each to its file of
-// Sources/EndpointKit and prints the steps, files, folder hops and back-hops. See README.md.
+// Sources/EndpointKit and prints the files, the steps and the returns into callers. See README.md.
 
 let usage = """
     usage: path-trace [--scenario plain|cache-retry|all] [--level every|source|reader|spine] [--repeat N]
@@ -12,9 +12,9 @@ let usage = """
                    the others are compared with it
       --settle-ms  how long recording goes on after the value is back (300 by default), to see what the
                    request leaves running; that part is listed, not counted
-      --level      the level whose folders, hops and steps are listed (source by default); the counts
-                   are printed for all three
-      --calls      list every function entered under its step
+      --level      the level whose folders and steps are listed (source by default); the counts are
+                   printed for all four
+      --calls      list every call and every return under its step
       --all-runs   list the steps of every run, not only the first
       --counts     print the counts only
     Build it with the coverage flags: bash Tools/PathTrace/path-trace.sh [options]
@@ -73,9 +73,9 @@ do {
     let builder = PathBuilder(image: image, symbolizer: try Symbolizer.locate(executable: image.path))
     print("path-trace: \(Recorder.instrumentedFunctionCount) instrumented functions in \(image.path)")
     print("symbolizer: \(builder.symbolizer.symbolizer), demangler: \(builder.symbolizer.demangler)")
-    print("counting: a step is a run of calls in one file; a hop is a change of folder between steps")
-    print("(folder = Core/<stage>, Features/<concern>, Transports/<stack>, Support, or Features / Transports")
-    print("for the files directly in them); back = a hop into a folder already left.\n")
+    print("counting: a step is a run of calls and returns in one folder (Core/<stage>, Features/<concern>,")
+    print("Transports/<stack>, Support, or Features / Transports for the files directly in them); a return")
+    print("is a step that goes back into a caller, a function already open, even one that then calls nothing.\n")
     for scenario in scenarios {
         let recordings = try await scenario.run(repeats, .milliseconds(settleMilliseconds))
         let paths = try recordings.map { try builder.build($0) }

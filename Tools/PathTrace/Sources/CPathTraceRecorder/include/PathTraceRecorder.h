@@ -16,6 +16,10 @@ typedef struct {
     /// The return addresses above it, read by following frame pointers: callers[0] is in the
     /// function's caller, callers[1] in that one's caller, ...; 0 past the last frame read.
     uintptr_t callers[PT_CALLERS];
+    /// The frame address of the function entered (its frame pointer): a function called from it
+    /// has a lower one, and everything recorded on the thread with a frame address at or below
+    /// it has returned. 0 for a marker.
+    uintptr_t frame;
     /// The recording thread, numbered from 1 in the order threads first recorded.
     uint32_t thread;
     /// 0 for a function entry, else the marker passed to pt_mark.
