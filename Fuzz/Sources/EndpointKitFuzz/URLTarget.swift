@@ -62,7 +62,7 @@ enum URLTarget {
             switch error {
             case .invalidURL: return
             case .controlCharacter("path"):
-                return expect(holdsControlCharacter(path.encoded), "path \(path.encoded) refused without cause")
+                return expect(holdsControlCharacter(path.description), "path \(path) refused without cause")
             case .controlCharacter("query"):
                 let texts = query.pairs(arrayEncoding: encoding).flatMap { [$0.name, $0.value] }
                 return expect(

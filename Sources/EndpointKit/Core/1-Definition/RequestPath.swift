@@ -12,8 +12,8 @@
 ///
 /// Use `\(raw: value)` to insert trusted text that may contain `/`.
 public struct RequestPath: Sendable, Hashable, ExpressibleByStringInterpolation, CustomStringConvertible {
-    /// The percent-encoded path, as it is appended to the base URL.
-    public let encoded: String
+    /// The percent-encoded path, as it is appended to the base URL (also its `description`).
+    package let encoded: String
 
     /// Creates a path from already percent-encoded text, used exactly as given.
     public init(percentEncoded: String) { encoded = percentEncoded }

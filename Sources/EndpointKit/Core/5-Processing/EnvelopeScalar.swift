@@ -72,7 +72,7 @@ public enum EnvelopeScalar: Sendable, Hashable, Codable, CustomStringConvertible
     }
 
     /// Whether two scalars mean the same value, across JSON types (`0` matches `"0"`).
-    package func matches(_ other: EnvelopeScalar) -> Bool {
+    public func matches(_ other: EnvelopeScalar) -> Bool {
         if self == other { return true }
         switch (self, other) {
         case (.bool(let lhs), .bool(let rhs)): return lhs == rhs

@@ -36,8 +36,8 @@ public struct ResponseMetadata: Sendable {
 
     /// The request as it was sent (after building; without later redirects).
     public var request: URLRequest { exchange.request }
-    /// The HTTP response. On ``CurlTransport`` it is made the first time it is read; ``statusCode``,
-    /// ``header(_:)`` and ``headers`` do not need it.
+    /// The HTTP response. On ``CurlTransport`` it is made the first time it is read; ``statusCode``
+    /// and ``header(_:)`` do not need it.
     public var response: HTTPURLResponse { head.response }
     /// The response body, after ``APIRequest/transformBody(_:metadata:)`` (empty for `HEAD`, 204 and
     /// empty bodies).
