@@ -47,6 +47,22 @@ import Testing
         #expect(noSample.transportError?.message.contains("The endpoint has no sample response.") == true)
     }
 
+    /// The demo client of Docs/Testing.md: no base URL anywhere, the samples answer.
+    @Test func aClientWithoutABaseURLIsAnsweredByItsStubs() async throws {
+        let stubs = StubTransport(answersFromSamples: true)
+        let demo = APIClient(configuration: APIClient.Configuration(baseURL: nil, transport: stubs))
+        let profile = try await demo.value(for: GetProfile(id: 4))
+        #expect(profile == Profile(id: 4, name: "Sample"))
+        #expect(stubs.recordedRequests.first?.url?.absoluteString == "https://stubs.invalid/profiles/4")
+
+        // a path stub sees the endpoint's path, and a base URL of the client's own still wins
+        stubs.stub(.path("/profiles/5"), with: .json(#"{"id":5,"name":"by path"}"#))
+        #expect(try await demo.value(for: GetProfile(id: 5)).name == "by path")
+        let named = APIClient(configuration: .init(baseURL: URL(string: "https://api.example"), transport: stubs))
+        _ = await named.send(GetProfile(id: 6))
+        #expect(stubs.recordedRequests.last?.url?.host == "api.example")
+    }
+
     @Test func subclassRequestsDeclareSamplesToo() async {
         let stubs = StubTransport(answersFromSamples: true)
         let result = await makeClient(stubs).send(ProfileRequest(profileID: 9))

@@ -9,7 +9,7 @@ final class CacheTests: LoopbackTestCase {
         typealias Response = Item
         var path: RequestPath = "/item"
         var cachePolicy: CachePolicy?
-        var headers: HTTPHeaders = HTTPHeaders()
+        var headers: HTTPHeaders = HTTPHeaders.empty
         var query: QueryItems = QueryItems()
         var parameters: RequestParameters { .query(query) }
     }

@@ -4,6 +4,10 @@ import XCTest
 
 @testable import EndpointKit
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 /// Identical GETs in flight share one network call when the client (or the request) asks for it;
 /// each caller keeps its own completion.
 final class CoalescingTests: LoopbackTestCase {
@@ -95,6 +99,45 @@ final class CoalescingTests: LoopbackTestCase {
         XCTAssertEqual(handles[0].state, .cancelled)
         XCTAssertTrue(handles.dropFirst().allSatisfy { $0.state == .completed })
         XCTAssertTrue(client.inFlightRequests.isEmpty)
+    }
+
+    /// A plugin hears `willSend` once per request on the wire and `didComplete` once per send: a
+    /// counter of `willSend` counts what the server received, coalesced or not.
+    func testThatPluginsHearOneWillSendPerWireRequestAndOneCompletionPerSend() {
+        final class Tally: APIPlugin, @unchecked Sendable {
+            let lock = NSLock()
+            var sent = 0
+            var received = 0
+            var completed = 0
+            func willSend(_ request: URLRequest, context: RequestContext) { lock.withLock { sent += 1 } }
+            func didReceive(
+                _ outcome: Result<TransportResponse, TransportError>, for request: URLRequest, context: RequestContext
+            ) { lock.withLock { received += 1 } }
+            func didComplete<Value: Sendable>(_ result: APIResult<Value>, context: RequestContext) {
+                lock.withLock { completed += 1 }
+            }
+            var counts: [Int] { lock.withLock { [sent, received, completed] } }
+        }
+        let tally = Tally()
+        client = makeClient {
+            $0.coalescesIdenticalRequests = true
+            $0.plugins = [tally]
+        }
+        let done = expectation(description: "five completions")
+        done.expectedFulfillmentCount = 5
+        for _ in 0..<5 { client.send(GetItem(path: "/shared")) { _ in done.fulfill() } }
+        waitUntilTheSendsJoined()
+        XCTAssertTrue(server.waitForRequestCount(atLeast: 1, timeout: 5))
+        gate.open()
+        wait(for: [done], timeout: 10)
+        XCTAssertEqual(server.requestCount, 1)
+        XCTAssertEqual(tally.counts, [1, 5, 5], "willSend per wire request; didReceive and didComplete per send")
+
+        // An uncoalesced send is a request of its own: heard again.
+        gate.open()
+        XCTAssertEqual(sendAndWait(Private())?.value?.name, "shared")
+        XCTAssertEqual(server.requestCount, 2)
+        XCTAssertEqual(tally.counts, [2, 6, 6])
     }
 
     func testThatTheTransferIsCancelledOnlyWhenEveryCallerCancelled() {

@@ -336,7 +336,7 @@ final class EndpointValueTests: LoopbackTestCase {
         XCTAssertEqual(removed.value, Empty())
         let fetched = try await client.value(for: avatar)
         XCTAssertEqual(fetched.bytes, 4)
-        remove.headers = HTTPHeaders()
+        remove.headers = HTTPHeaders.empty
         let refused = await client.send(remove)
         XCTAssertEqual(refused.serverFailure?.message, "Say yes")
     }

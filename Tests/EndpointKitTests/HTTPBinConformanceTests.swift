@@ -45,7 +45,7 @@ final class HTTPBinConformanceTests: XCTestCase {
         var path: RequestPath
         var method: HTTPMethod = .get
         var parameters: RequestParameters = .none
-        var headers: HTTPHeaders = HTTPHeaders()
+        var headers: HTTPHeaders = HTTPHeaders.empty
         var totalTimeout: TimeInterval?
     }
 

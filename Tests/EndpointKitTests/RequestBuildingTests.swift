@@ -22,7 +22,7 @@ final class RequestBuildingTests: XCTestCase {
         var path: RequestPath = "/things"
         var method: HTTPMethod = .get
         var parameters: RequestParameters = .none
-        var headers: HTTPHeaders = HTTPHeaders()
+        var headers: HTTPHeaders = HTTPHeaders.empty
         var baseURL: URL?
     }
 
@@ -212,7 +212,8 @@ final class RequestBuildingTests: XCTestCase {
         XCTAssertThrowsError(try makeClient().urlRequest(for: Endpoint(method: .get, parameters: .json(["a": 1])))) {
             XCTAssertEqual($0 as? RequestBuildError, .bodyNotAllowed(.get))
         }
-        let client = APIClient(configuration: .init(baseURL: nil, transport: StubTransport()))
+        // (A StubTransport stands in a base URL of its own: see SampleResponseTests.)
+        let client = APIClient(configuration: .init(baseURL: nil, transport: URLSessionTransport()))
         XCTAssertThrowsError(try client.urlRequest(for: Endpoint())) {
             XCTAssertEqual($0 as? RequestBuildError, .missingBaseURL)
         }

@@ -146,6 +146,26 @@ final class ResultClassificationTests: LoopbackTestCase {
         XCTAssertEqual(sendAndWait(GetItem(), client: client)?.transportReason, .unsupportedURL)
     }
 
+    /// A scheme other than http and https is refused by the transport whether or not the URL has a
+    /// host (`file:///tmp` has none): the same reason as `ftp://host`, not a build failure.
+    func testThatAnUnsupportedSchemeWithoutAHostIsUnsupportedURLOnEveryTransport() throws {
+        var transports: [any Transport] = [URLSessionTransport()]
+        #if os(Linux)
+        transports.append(try CurlTransport())
+        #endif
+        for transport in transports {
+            for base in ["file:///tmp", "file:///", "data:text/plain,x"] {
+                let client = makeClient {
+                    $0.baseURL = URL(string: base)
+                    $0.transport = transport
+                }
+                XCTAssertEqual(
+                    sendAndWait(GetItem(), client: client)?.transportReason, .unsupportedURL, "\(base) on \(transport)")
+            }
+        }
+        XCTAssertEqual(server.requestCount, 0)
+    }
+
     func testThatARequestThatCannotBeBuiltIsRequestBuildFailed() throws {
         let result = try XCTUnwrap(sendAndWait(EchoRequest(headers: ["X-Evil": "a\r\nHost: evil"])))
         guard case .transportError(let error) = result else { return XCTFail("\(result)") }

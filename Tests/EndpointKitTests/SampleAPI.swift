@@ -40,7 +40,7 @@ struct EchoRequest: APIRequest {
     typealias Response = Echo
     var method: HTTPMethod = .get
     var parameters: RequestParameters = .none
-    var headers: HTTPHeaders = HTTPHeaders()
+    var headers: HTTPHeaders = HTTPHeaders.empty
     var path: RequestPath { "/echo" }
 }
 

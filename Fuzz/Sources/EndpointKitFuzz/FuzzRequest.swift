@@ -12,5 +12,5 @@ struct FuzzRequest: APIRequest {
     var baseURL: URL?
     var path: RequestPath = "/"
     var parameters: RequestParameters = .none
-    var headers = HTTPHeaders()
+    var headers = HTTPHeaders.empty
 }

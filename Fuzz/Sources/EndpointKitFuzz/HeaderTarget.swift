@@ -30,7 +30,7 @@ enum HeaderTarget {
     /// CR, LF or NUL; the built request then holds no CR, LF or NUL in any header; setting a field
     /// then reading it returns it.
     private static func requestHeaders(_ input: inout FuzzInput) {
-        var headers = HTTPHeaders()
+        var headers = HTTPHeaders.empty
         for _ in 0..<(1 + input.choice(4)) {
             let name = input.string()
             let value = input.string()

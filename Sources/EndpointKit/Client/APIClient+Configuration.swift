@@ -33,6 +33,11 @@ extension APIClient {
         /// Acceptable status codes and content types. `ResponseValidation()` (`2xx`, any content type)
         /// by default.
         public var validation: ResponseValidation
+        /// A check of every response, after ``validation``'s rules and before the request's own
+        /// ``APIRequest/validate(_:)``, with the same contract: throw ``BusinessFailure`` for a
+        /// ``ServerFailure``, any other error for a ``TransportError`` with reason
+        /// ``TransportError/Reason/badResponse``. `nil` (none) by default.
+        public var validator: (@Sendable (ResponseMetadata) throws -> Void)?
         /// The largest response body kept in memory, in bytes. 64 MiB by default.
         public var maximumResponseSize: Int
         /// The transport. By default a new one from ``makeDefaultTransport()``: ``CurlTransport`` on
@@ -75,7 +80,7 @@ extension APIClient {
         ///   - transport: The transport; a new ``makeDefaultTransport()`` by default.
         public init(baseURL: URL? = nil, transport: (any Transport)? = nil) {
             self.baseURL = baseURL
-            defaultHeaders = HTTPHeaders()
+            defaultHeaders = HTTPHeaders.empty
             commonParameters = QueryItems()
             commonParameterPlacement = .query
             arrayEncoding = .repeatedKey

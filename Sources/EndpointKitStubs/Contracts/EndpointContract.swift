@@ -61,7 +61,7 @@ public struct EndpointContract: Sendable {
     ///   - body: The body; `nil` (unchecked) by default.
     public init(
         method: HTTPMethod? = nil, url: String? = nil, query: QueryItems? = nil, queryOrder: ParameterOrder = .any,
-        headers: HTTPHeaders = HTTPHeaders(), absentHeaders: [String] = [], body: ExpectedBody? = nil
+        headers: HTTPHeaders = .empty, absentHeaders: [String] = [], body: ExpectedBody? = nil
     ) {
         self.method = method
         self.url = url

@@ -34,7 +34,7 @@ public struct StubResponse: Sendable, CustomStringConvertible {
     ///   - data: The body.
     ///   - status: The HTTP status; 200 by default.
     ///   - headers: Response headers. None by default.
-    public static func data(_ data: Data, status: Int = 200, headers: HTTPHeaders = HTTPHeaders()) -> StubResponse {
+    public static func data(_ data: Data, status: Int = 200, headers: HTTPHeaders = .empty) -> StubResponse {
         StubResponse(.http(status: status, headers: headers, body: data))
     }
 
@@ -43,7 +43,7 @@ public struct StubResponse: Sendable, CustomStringConvertible {
     ///   - json: The body text.
     ///   - status: The HTTP status; 200 by default.
     ///   - headers: More response headers. None by default.
-    public static func json(_ json: String, status: Int = 200, headers: HTTPHeaders = HTTPHeaders()) -> StubResponse {
+    public static func json(_ json: String, status: Int = 200, headers: HTTPHeaders = .empty) -> StubResponse {
         .data(Data(json.utf8), status: status, headers: withContentType("application/json", headers))
     }
 
@@ -52,8 +52,7 @@ public struct StubResponse: Sendable, CustomStringConvertible {
     ///   - value: The body, written with sorted keys.
     ///   - status: The HTTP status; 200 by default.
     ///   - headers: More response headers. None by default.
-    public static func json(_ value: JSONValue, status: Int = 200, headers: HTTPHeaders = HTTPHeaders()) -> StubResponse
-    {
+    public static func json(_ value: JSONValue, status: Int = 200, headers: HTTPHeaders = .empty) -> StubResponse {
         .json(value.description, status: status, headers: headers)
     }
 
@@ -65,7 +64,7 @@ public struct StubResponse: Sendable, CustomStringConvertible {
     ///   - status: The HTTP status; 200 by default.
     ///   - headers: More response headers. None by default.
     public static func json<Value: Encodable>(
-        encoding value: Value, encoder: JSONEncoder? = nil, status: Int = 200, headers: HTTPHeaders = HTTPHeaders()
+        encoding value: Value, encoder: JSONEncoder? = nil, status: Int = 200, headers: HTTPHeaders = .empty
     ) -> StubResponse {
         let encoder = encoder ?? sortedEncoder()
         do {
@@ -92,7 +91,7 @@ public struct StubResponse: Sendable, CustomStringConvertible {
     ///   - code: The HTTP status.
     ///   - body: The body as UTF-8 text; empty by default.
     ///   - headers: Response headers. None by default.
-    public static func status(_ code: Int, body: String = "", headers: HTTPHeaders = HTTPHeaders()) -> StubResponse {
+    public static func status(_ code: Int, body: String = "", headers: HTTPHeaders = .empty) -> StubResponse {
         .data(Data(body.utf8), status: code, headers: headers)
     }
 
@@ -106,7 +105,7 @@ public struct StubResponse: Sendable, CustomStringConvertible {
     ///     .appendingPathComponent("Fixtures/user.json")`.
     ///   - status: The HTTP status; 200 by default.
     ///   - headers: Response headers. None by default.
-    public static func fixture(_ url: URL, status: Int = 200, headers: HTTPHeaders = HTTPHeaders()) -> StubResponse {
+    public static func fixture(_ url: URL, status: Int = 200, headers: HTTPHeaders = .empty) -> StubResponse {
         StubResponse(.file(url, status: status, headers: withContentType(contentType(of: url), headers)))
     }
 
@@ -130,7 +129,7 @@ public struct StubResponse: Sendable, CustomStringConvertible {
     ///   - failure: How the body ends: `nil` (the default) completely, or with a transport failure
     ///     of this reason after the last piece (`.connectionLost` for a cut stream).
     public static func stream(
-        _ chunks: [StubStreamChunk], status: Int = 200, headers: HTTPHeaders = HTTPHeaders(),
+        _ chunks: [StubStreamChunk], status: Int = 200, headers: HTTPHeaders = .empty,
         endingWith failure: TransportError.Reason? = nil
     ) -> StubResponse {
         let looksLikeEvents = chunks.first.map { chunk in

@@ -53,6 +53,12 @@ public final class StubTransport: EndpointAwareTransport, Sendable {
         registry = StubRegistry(precedence: precedence, answersFromSamples: answersFromSamples)
     }
 
+    /// The host requests go to when the client has no base URL (a demo build or a preview, as in
+    /// `APIClient.Configuration(baseURL: nil, transport: StubTransport(answersFromSamples: true))`):
+    /// `https://stubs.invalid`, a name that never resolves (RFC 2606), so a path stub still sees
+    /// the endpoint's path.
+    package var standInBaseURL: URL? { URL(string: "https://stubs.invalid") }
+
     /// Answers the requests `matcher` matches with `response`.
     /// - Parameters:
     ///   - matcher: Which requests, for example `.request(GetUser.self)` or `.path("/users/7")`.

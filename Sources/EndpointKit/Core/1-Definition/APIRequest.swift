@@ -82,6 +82,17 @@ public protocol APIRequest: Sendable {
     /// - Throws: Any error; the request then fails with ``TransportError/Reason/decodingFailed``.
     func transformBody(_ data: Data, metadata: ResponseMetadata) throws -> Data
 
+    /// Checks a response after the status and content-type rules (``ResponseValidation``) and
+    /// before decoding: the request as sent, the response head and the body are in `response`
+    /// (Alamofire's `.validate { request, response, data in }`). Accepts every response by default.
+    /// - Parameter response: The request as sent (``ResponseMetadata/request``), the status, the
+    ///   headers and the body (``ResponseMetadata/data``).
+    /// - Throws: ``BusinessFailure`` to answer a ``ServerFailure`` (kind
+    ///   ``ServerFailure/Kind/businessStatus``); any other error makes the result a
+    ///   ``TransportError`` with reason ``TransportError/Reason/badResponse``, the error kept as its
+    ///   ``TransportError/underlyingError``.
+    func validate(_ response: ResponseMetadata) throws
+
     /// Turns a validated response into the response value.
     ///
     /// The default, for `Decodable` responses, is ``DecodingContext/decodeDefault(_:)``: raw
@@ -131,6 +142,8 @@ extension APIRequest {
     public var sendInfo: SendInfo { .empty }
     /// Returns `data` unchanged.
     public func transformBody(_ data: Data, metadata: ResponseMetadata) throws -> Data { data }
+    /// Accepts every response.
+    public func validate(_ response: ResponseMetadata) throws {}
 }
 
 extension APIRequest where Response: Decodable {

@@ -105,6 +105,10 @@ open class BaseRequest<Response: Sendable>: APIRequest, DelegatingRequest {
     /// Transforms the raw body before decoding. Returns it unchanged unless overridden.
     nonisolated open func transformBody(_ data: Data, metadata: ResponseMetadata) throws -> Data { data }
 
+    /// Checks a response before decoding (see ``APIRequest/validate(_:)``). Accepts every
+    /// response unless overridden.
+    nonisolated open func validate(_ response: ResponseMetadata) throws {}
+
     /// Decodes the response. For a `Decodable` `Response` this is
     /// ``DecodingContext/decodeDefault(_:)``; override it for any other type.
     nonisolated open func decode(_ context: DecodingContext) throws -> Response {

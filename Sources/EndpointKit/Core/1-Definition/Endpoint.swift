@@ -64,7 +64,7 @@ public struct Endpoint<Response: Sendable>: APIRequest {
     ///     decoding failure.
     public init(
         method: HTTPMethod, path: RequestPath, parameters: RequestParameters = .none,
-        headers: HTTPHeaders = HTTPHeaders(),
+        headers: HTTPHeaders = .empty,
         decode: @escaping @Sendable (DecodingContext) throws -> Response
     ) {
         self.method = method
@@ -98,7 +98,7 @@ extension Endpoint where Response: Decodable {
     ///   - headers: Header fields; none by default.
     public init(
         method: HTTPMethod = .get, path: RequestPath, parameters: RequestParameters = .none,
-        headers: HTTPHeaders = HTTPHeaders()
+        headers: HTTPHeaders = .empty
     ) {
         self.init(method: method, path: path, parameters: parameters, headers: headers) { context in
             try context.decodeDefault(Response.self)

@@ -30,10 +30,10 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, S
     private(set) var fields: [Field]
 
     /// Creates an empty collection.
-    public init() { fields = [] }
+    package init() { fields = [] }
 
     /// No fields, made once: the default of every endpoint.
-    static let empty = HTTPHeaders()
+    public static let empty = HTTPHeaders()
 
     /// Creates a collection from fields, keeping their order; later duplicates replace earlier ones.
     package init(_ fields: [Field]) {

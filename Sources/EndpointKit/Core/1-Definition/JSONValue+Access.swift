@@ -88,4 +88,14 @@ extension Optional where Wrapped == JSONValue {
 
     /// See ``JSONValue/boolValue``; `nil` when this is `nil`.
     public var boolValue: Bool? { self?.boolValue }
+
+    /// See ``JSONValue/arrayValue``; `nil` when this is `nil`.
+    public var arrayValue: [JSONValue]? { self?.arrayValue }
+
+    /// See ``JSONValue/objectValue``; `nil` when this is `nil`.
+    public var objectValue: [String: JSONValue]? { self?.objectValue }
+
+    /// Whether the value is there and is JSON `null`: `false` when a step is missing, so that a
+    /// member sent as `null` is told apart from one not sent.
+    public var isNull: Bool { self?.isNull ?? false }
 }

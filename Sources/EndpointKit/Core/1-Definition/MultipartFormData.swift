@@ -52,13 +52,15 @@ public struct MultipartFormData: Sendable {
     /// Appends a text field.
     public mutating func append(_ value: String, name: String) {
         parts.append(
-            Part(name: name, fileName: nil, contentType: nil, headers: HTTPHeaders(), content: .data(Data(value.utf8))))
+            Part(
+                name: name, fileName: nil, contentType: nil, headers: HTTPHeaders.empty,
+                content: .data(Data(value.utf8))))
     }
 
     /// Appends bytes, optionally as a file with a name and MIME type.
     public mutating func append(
         _ data: Data, name: String, fileName: String? = nil, mimeType: String? = nil,
-        headers: HTTPHeaders = HTTPHeaders()
+        headers: HTTPHeaders = .empty
     ) {
         let type = mimeType ?? (fileName != nil ? MIMEType.forFileName(fileName ?? "") : nil)
         parts.append(Part(name: name, fileName: fileName, contentType: type, headers: headers, content: .data(data)))
@@ -68,7 +70,7 @@ public struct MultipartFormData: Sendable {
     /// MIME type to the one for its extension (`MIMEType`).
     public mutating func append(
         fileAt url: URL, name: String, fileName: String? = nil, mimeType: String? = nil,
-        headers: HTTPHeaders = HTTPHeaders()
+        headers: HTTPHeaders = .empty
     ) {
         let fileName = fileName ?? url.lastPathComponent
         parts.append(

@@ -40,6 +40,8 @@ final class ResolvedRequest: Sendable {
     /// (for `GET` and `HEAD`).
     let coalesces: Bool
     let validation: ResponseValidation
+    /// The client's check of every response (``APIClient/Configuration/validator``).
+    let validator: (@Sendable (ResponseMetadata) throws -> Void)?
     let envelope: any ResponseEnvelope
     let decoder: JSONDecoder
     /// The request as a feature built and kept it earlier, sent again as it was built.
@@ -50,8 +52,8 @@ final class ResolvedRequest: Sendable {
     init<Request: APIRequest>(_ request: Request, configuration: borrowing APIClient.Configuration) {
         let (clientEncoder, clientRetrier, clientCoalesces) =
             (configuration.encoder, configuration.retrier, configuration.coalescesIdenticalRequests)
-        let (clientValidation, clientEnvelope, clientDecoder) =
-            (configuration.validation, configuration.envelope, configuration.decoder)
+        let (clientValidation, clientEnvelope, clientDecoder, clientValidator) =
+            (configuration.validation, configuration.envelope, configuration.decoder, configuration.validator)
         let method = request.method
         self.method = method
         baseURL = request.baseURL
@@ -70,6 +72,7 @@ final class ResolvedRequest: Sendable {
         interceptors = request.interceptors
         coalesces = request.coalescesIdenticalRequests ?? (clientCoalesces && (method == .get || method == .head))
         validation = request.validation ?? clientValidation
+        validator = clientValidator
         envelope = request.envelope ?? clientEnvelope
         decoder = request.decoder ?? clientDecoder
         // Only classes adopt PrebuiltRequest: no conformance lookup for the struct endpoints.

@@ -11,7 +11,9 @@ import FoundationNetworking
 /// Every method has an empty default. Hooks run on internal queues, synchronously in the
 /// request's path: keep them fast, and hop to the main queue for UI work.
 public protocol APIPlugin: Sendable {
-    /// An attempt is about to be sent (after interceptors adapted it).
+    /// An attempt is about to go on the wire (after interceptors adapted it). Not called for a
+    /// coalesced send that joins an identical request in flight, nor for an attempt the cache
+    /// answers: counting these counts the requests the server receives.
     func willSend(_ request: URLRequest, context: RequestContext)
     /// An attempt ended: a response, or a transport error.
     func didReceive(

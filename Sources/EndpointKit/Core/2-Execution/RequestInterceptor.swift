@@ -6,6 +6,9 @@ import FoundationNetworking
 
 /// Changes a request before each attempt is sent: the place for auth headers and signing.
 ///
+/// On Linux `URLRequest` is in FoundationNetworking: a file that adopts this protocol (or
+/// ``RequestRetrier``, ``RequestInterceptor``) imports it under `#if canImport(FoundationNetworking)`.
+///
 /// Adapters run in the order configured, each on the output of the previous one, bounded by the
 /// request's idle timeout. One that throws fails the request with
 /// ``TransportError/Reason/requestBuildFailed``; whatever it writes is checked again (no CR, LF or

@@ -14,12 +14,14 @@ import FoundationNetworking
 /// A class: the client keeps one, and each attempt uses it without copying the configuration in it.
 package final class URLRequestBuilder: Sendable {
     let configuration: APIClient.Configuration
-    /// The client's base URL, split once.
+    /// The client's base URL, split once; without one, the stand-in of a transport that answers
+    /// without a server (the testing kit's stubs).
     private let clientBase: BaseURL?
 
     init(configuration: APIClient.Configuration) {
         self.configuration = configuration
-        clientBase = configuration.baseURL.map(BaseURL.init)
+        let standIn = (configuration.transport as? any EndpointAwareTransport)?.standInBaseURL
+        clientBase = (configuration.baseURL ?? standIn).map(BaseURL.init)
     }
 
     /// A built request: the `URLRequest`, plus a file to stream as its body and temporary files to
@@ -231,7 +233,9 @@ struct BaseURL: Sendable {
     let prefix: String
     /// The URL's own query, percent-encoded as written; empty for none.
     let query: String
-    /// Whether the URL has a scheme and a host (a request needs both).
+    /// Whether the URL can be built on: a scheme, and a host for http and https. A URL of another
+    /// scheme (`file:///tmp`, `ftp://host`) is built, so that the transport refuses it as
+    /// `unsupportedURL` before anything is sent, whether it has a host or not.
     let hasSchemeAndHost: Bool
 
     init(_ url: URL) {
@@ -245,6 +249,7 @@ struct BaseURL: Sendable {
         while string.utf8.last == UInt8(ascii: "/") { string.removeLast() }
         prefix = string
         self.query = query
-        hasSchemeAndHost = url.scheme != nil && url.host != nil
+        let scheme = url.scheme?.lowercased()
+        hasSchemeAndHost = scheme != nil && (url.host != nil || (scheme != "http" && scheme != "https"))
     }
 }

@@ -31,6 +31,7 @@ final class TransportSender: AttemptSender {
         _ request: TransportRequest, for endpoint: Request,
         completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
     ) -> any TransportTask {
+        request.willStart?()
         if let endpointAware { return endpointAware.execute(request, for: endpoint, completion: completion) }
         return transport.execute(request, completion: completion)
     }

@@ -44,6 +44,15 @@ package protocol EndpointAwareTransport: Transport {
         _ request: TransportRequest, for endpoint: Request,
         completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
     ) -> any TransportTask
+
+    /// The base URL requests are built against when neither the client nor the request has one:
+    /// a transport that answers without a server needs none from the app. `nil` by default.
+    var standInBaseURL: URL? { get }
+}
+
+extension EndpointAwareTransport {
+    /// None: the client or the request names the server.
+    package var standInBaseURL: URL? { nil }
 }
 
 /// A transfer in progress.
@@ -76,6 +85,9 @@ public struct TransportRequest: Sendable {
     package var onProgress: (@Sendable (TransferProgress) -> Void)?
     /// How redirects are followed.
     package var redirectPolicy: RedirectPolicy
+    /// Called once when the request goes to the transport as a transfer of its own, not when it
+    /// joins an identical transfer in flight: what plugins hear as `willSend`.
+    package var willStart: (@Sendable () -> Void)?
 
     /// Creates a transport request.
     @_spi(Internal) public init(

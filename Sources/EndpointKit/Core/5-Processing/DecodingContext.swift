@@ -27,6 +27,8 @@ public final class DecodingContext {
     /// The file holding the body, for a request whose response is a downloaded file; ``data`` is then
     /// empty.
     public let fileURL: URL?
+    /// Where an empty body may decode (the validation's rule), or `nil` for anywhere.
+    let emptyBodyRule: EmptyBodyRule?
 
     /// Creates a context. The client does this; tests of custom decoders may too.
     public convenience init(
@@ -40,7 +42,11 @@ public final class DecodingContext {
     }
 
     /// Creates a context for the body in `metadata`.
-    package init(metadata: ResponseMetadata, decoder: JSONDecoder, envelope: any ResponseEnvelope, fileURL: URL?) {
+    package init(
+        metadata: ResponseMetadata, decoder: JSONDecoder, envelope: any ResponseEnvelope, fileURL: URL?,
+        emptyBodyRule: EmptyBodyRule? = nil
+    ) {
+        self.emptyBodyRule = emptyBodyRule
         self.metadata = metadata
         self.fileURL = fileURL
         data = metadata.data
@@ -50,7 +56,9 @@ public final class DecodingContext {
     }
 
     /// The standard decoding of a body:
-    /// - `Data`: the raw body; `String`: the body as UTF-8 text (invalid UTF-8 throws);
+    /// - `Data`: the raw body; `String`: the body as text in the charset of `Content-Type`
+    ///   (UTF-8 when it names none; bytes that are not valid in it, or a charset Foundation cannot
+    ///   decode everywhere, throw);
     /// - an empty body: ``Empty`` or `nil` for optional types, otherwise an error;
     /// - ``Empty`` with a body: the envelope's business status is still checked;
     /// - any other `Decodable`: the envelope's payload, decoded in one pass.
@@ -70,19 +78,38 @@ public final class DecodingContext {
         return try openEnvelope(Value.self)
     }
 
-    /// `Data` as it is, `String` as UTF-8 text.
+    /// `Data` as it is, `String` as text in the charset `Content-Type` names (UTF-8 when none).
     @inline(never)
     private func decodeText<Value>(_ type: Value.Type) throws -> Value {
         if Value.self == Data.self, let raw = data as? Value { return raw }
-        guard let text = String(data: data, encoding: .utf8) as? Value else {
-            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "The body is not valid UTF-8."))
+        let charset = TextCharset.name(inContentType: metadata.header("Content-Type")) ?? "utf-8"
+        guard let encoding = TextCharset.encoding(named: charset) else {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: [], debugDescription: "The body's charset \(charset) is not one EndpointKit decodes.")
+            )
+        }
+        guard let text = String(data: data, encoding: encoding) as? Value else {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: [], debugDescription: "The body is not valid \(charset)."))
         }
         return text
     }
 
-    /// What an empty body decodes to: ``Empty`` or `nil` for optional types, otherwise an error.
+    /// What an empty body decodes to: ``Empty`` or `nil` for optional types, otherwise an error;
+    /// an error too where the validation's rule expects no empty body.
     @inline(never)
     private func absentPayload<Value>(_ type: Value.Type) throws -> Value {
+        if let rule = emptyBodyRule {
+            let method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
+            guard rule.allows(status: metadata.statusCode, method: method) else {
+                throw DecodingError.dataCorrupted(
+                    .init(
+                        codingPath: [],
+                        debugDescription:
+                            "The body is empty, and HTTP \(metadata.statusCode) to \(method.rawValue) is not where the "
+                            + "validation expects an empty body (emptyResponseStatusCodes, emptyResponseMethods)."))
+            }
+        }
         if let absent = MissingPayload.value(of: Value.self) { return absent }
         throw DecodingError.dataCorrupted(
             .init(codingPath: [], debugDescription: "The body is empty; expected \(Value.self)."))

@@ -66,7 +66,10 @@ struct ResponseProcessor: Sendable {
                     message: "The response's content type \(contentType ?? "(none)") is not acceptable.",
                     metadata: metadata))
         }
-        let context = DecodingContext(metadata: metadata, decoder: decoder, envelope: envelope, fileURL: fileURL)
+        if let refusal = checked(metadata, for: request, validation: validation) { return refusal }
+        let context = DecodingContext(
+            metadata: metadata, decoder: decoder, envelope: envelope, fileURL: fileURL,
+            emptyBodyRule: validation.emptyBodyRule)
         do {
             let value = try request.decode(context)
             var metadata = metadata
@@ -84,6 +87,44 @@ struct ResponseProcessor: Sendable {
                     .decodingFailed,
                     message:
                         "The response could not be decoded as \(Request.Response.self): \(error.readableDescription)",
+                    underlyingError: error, metadata: metadata))
+        }
+    }
+}
+
+extension ResponseProcessor {
+    /// The checks after the status and content-type rules: the request's `Accept` header when the
+    /// validation asks for it, the client's validator, then the request's own `validate`. `nil`
+    /// when the response passes.
+    @inline(never)
+    private func checked<Request: APIRequest>(
+        _ metadata: ResponseMetadata, for request: Request, validation: ResponseValidation
+    ) -> APIResult<Request.Response>? {
+        if validation.matchesAcceptHeader, !metadata.data.isEmpty {
+            let contentType = metadata.header("Content-Type")
+            let accept = metadata.request.value(forHTTPHeaderField: "Accept")
+            if !ResponseValidation.accepts(contentType: contentType, accept: accept) {
+                return .transportError(
+                    TransportError(
+                        .unacceptableContentType(contentType),
+                        message: "The response's content type \(contentType ?? "(none)") is not one the request's "
+                            + "Accept header (\(accept ?? "")) names.",
+                        metadata: metadata))
+            }
+        }
+        do {
+            try resolved.validator?(metadata)
+            try request.validate(metadata)
+            return nil
+        } catch let failure as BusinessFailure {
+            var metadata = metadata
+            metadata.envelope = EnvelopeInfo(code: failure.code, message: failure.message, isSuccess: false)
+            return .serverFailure(
+                ServerFailure(kind: .businessStatus, code: failure.code, message: failure.message, metadata: metadata))
+        } catch {
+            return .transportError(
+                TransportError(
+                    .badResponse, message: "The response failed validation: \(error.readableDescription)",
                     underlyingError: error, metadata: metadata))
         }
     }

@@ -11,6 +11,20 @@ public struct ResponseValidation: Sendable, Hashable {
     /// Acceptable media types (`type/subtype`, parameters ignored, `*` wildcards allowed), or
     /// `nil` to accept any. Empty bodies are never rejected for their content type.
     public var acceptableContentTypes: [String]?
+    /// The statuses whose response may have an empty body (Alamofire's `emptyResponseCodes`,
+    /// `[204, 205]` there). When this or ``emptyResponseMethods`` is set, an empty body decodes
+    /// (to ``Empty``, or `nil` for an optional) only for a status here or a method there, and is a
+    /// decoding failure otherwise. `nil` by default, with ``emptyResponseMethods`` `nil` too: an
+    /// empty body decodes for any status and method.
+    public var emptyResponseStatusCodes: Set<Int>?
+    /// The methods whose response may have an empty body (Alamofire's `emptyRequestMethods`,
+    /// `[.head]` there); see ``emptyResponseStatusCodes``. `nil` by default.
+    public var emptyResponseMethods: Set<HTTPMethod>?
+    /// Whether the response's content type must be one the request's `Accept` header names
+    /// (Alamofire's `.validate()`), as with ``acceptableContentTypes``: a refused type is
+    /// ``TransportError/Reason/unacceptableContentType(_:)``. A request without `Accept`, or with
+    /// `*/*`, accepts any type, and an empty body is never refused. `false` by default.
+    public var matchesAcceptHeader = false
 
     /// Creates a validation.
     /// - Parameters:
@@ -29,11 +43,45 @@ public struct ResponseValidation: Sendable, Hashable {
         "application/json", "text/json", "text/javascript", "text/plain", "text/html", "application/*+json",
     ])
 
+    /// The rule for empty bodies, or `nil` when an empty body decodes for any status and method.
+    var emptyBodyRule: EmptyBodyRule? {
+        guard emptyResponseStatusCodes != nil || emptyResponseMethods != nil else { return nil }
+        return EmptyBodyRule(statusCodes: emptyResponseStatusCodes ?? [], methods: emptyResponseMethods ?? [])
+    }
+
+    /// Whether a `Content-Type` header value is one the request's `Accept` header value names
+    /// (types with `q=0` excluded); `true` when there is no `Accept`.
+    static func accepts(contentType: String?, accept: String?) -> Bool {
+        guard let accept, !accept.isEmpty else { return true }
+        let ranges = accept.split(separator: ",").compactMap { range -> MediaType? in
+            let parts = range.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            let refused = parts.dropFirst().contains { parameter in
+                let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                return pair.count == 2 && pair[0].lowercased() == "q" && Double(pair[1]) == 0
+            }
+            return refused ? nil : MediaType(parts.first ?? "")
+        }
+        guard !ranges.isEmpty else { return false }
+        guard let contentType, let received = MediaType(contentType) else { return false }
+        return ranges.contains { $0.matches(received) }
+    }
+
     /// Whether a `Content-Type` header value is acceptable.
     @_spi(Internal) public func accepts(contentType: String?) -> Bool {
         guard let acceptable = acceptableContentTypes else { return true }
         guard let contentType, let received = MediaType(contentType) else { return false }
         return acceptable.contains { MediaType($0)?.matches(received) ?? false }
+    }
+}
+
+/// Where an empty body is expected: ``ResponseValidation/emptyResponseStatusCodes`` and
+/// ``ResponseValidation/emptyResponseMethods`` when either is set.
+package struct EmptyBodyRule: Sendable {
+    let statusCodes: Set<Int>
+    let methods: Set<HTTPMethod>
+
+    func allows(status: Int, method: HTTPMethod) -> Bool {
+        statusCodes.contains(status) || methods.contains(method)
     }
 }
 

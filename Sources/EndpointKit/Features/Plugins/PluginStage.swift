@@ -4,15 +4,20 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// The client's ``APIClient/Configuration/plugins`` as a stage: they hear each attempt as it is
-/// sent (not when the cache answered it), its raw outcome, and the send's result once.
+/// The client's ``APIClient/Configuration/plugins`` as a stage: they hear each request that goes
+/// on the wire (not an attempt the cache or a fail-fast stage answered, nor a coalesced send
+/// that joined an identical transfer in flight), each send's raw outcome, and its result once.
 struct PluginStage: RequestStage {
     let plugins: [any APIPlugin]
 
     var hooks: StageHooks { [.willSend, .didReceive, .didComplete] }
 
     func willSend(_ request: inout TransportRequest, context: RequestContext) -> StageAnswer? {
-        for plugin in plugins { plugin.willSend(request.urlRequest, context: context) }
+        // Told when the transfer starts: a send that joins an identical one in flight starts none.
+        let (plugins, urlRequest) = (plugins, request.urlRequest)
+        request.willStart = {
+            for plugin in plugins { plugin.willSend(urlRequest, context: context) }
+        }
         return nil
     }
 
