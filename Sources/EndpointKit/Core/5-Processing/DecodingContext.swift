@@ -27,8 +27,9 @@ public final class DecodingContext {
     /// The file holding the body, for a request whose response is a downloaded file; ``data`` is then
     /// empty.
     public let fileURL: URL?
-    /// Where an empty body may decode (the validation's rule), or `nil` for anywhere.
-    let emptyBodyRule: EmptyBodyRule?
+    /// Where an empty body may decode (the validation's rule), or `nil` for anywhere; set by the
+    /// client after it made the context.
+    var emptyBodyRule: EmptyBodyRule?
 
     /// Creates a context. The client does this; tests of custom decoders may too.
     public convenience init(
@@ -42,11 +43,7 @@ public final class DecodingContext {
     }
 
     /// Creates a context for the body in `metadata`.
-    package init(
-        metadata: ResponseMetadata, decoder: JSONDecoder, envelope: any ResponseEnvelope, fileURL: URL?,
-        emptyBodyRule: EmptyBodyRule? = nil
-    ) {
-        self.emptyBodyRule = emptyBodyRule
+    package init(metadata: ResponseMetadata, decoder: JSONDecoder, envelope: any ResponseEnvelope, fileURL: URL?) {
         self.metadata = metadata
         self.fileURL = fileURL
         data = metadata.data

@@ -67,9 +67,8 @@ struct ResponseProcessor: Sendable {
                     metadata: metadata))
         }
         if let refusal = checked(metadata, for: request, validation: validation) { return refusal }
-        let context = DecodingContext(
-            metadata: metadata, decoder: decoder, envelope: envelope, fileURL: fileURL,
-            emptyBodyRule: validation.emptyBodyRule)
+        let context = DecodingContext(metadata: metadata, decoder: decoder, envelope: envelope, fileURL: fileURL)
+        if let rule = validation.emptyBodyRule { context.emptyBodyRule = rule }
         do {
             let value = try request.decode(context)
             var metadata = metadata

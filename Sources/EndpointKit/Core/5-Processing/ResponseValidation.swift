@@ -76,7 +76,7 @@ public struct ResponseValidation: Sendable, Hashable {
 
 /// Where an empty body is expected: ``ResponseValidation/emptyResponseStatusCodes`` and
 /// ``ResponseValidation/emptyResponseMethods`` when either is set.
-package struct EmptyBodyRule: Sendable {
+struct EmptyBodyRule: Sendable {
     let statusCodes: Set<Int>
     let methods: Set<HTTPMethod>
 
