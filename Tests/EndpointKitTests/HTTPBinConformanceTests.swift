@@ -75,6 +75,47 @@ final class HTTPBinConformanceTests: XCTestCase {
         }
     }
 
+    private struct Signup: Encodable, Sendable {
+        let displayName: String
+        let joinedAt: Date
+        let newsletter: Bool
+        let referrer: String?
+        let pets: [Pet]
+        let tags: [String]
+    }
+
+    private struct Pet: Encodable, Sendable {
+        let name: String
+        let age: Int
+    }
+
+    func testThatEncodableQueryAndFormParametersArrive() async throws {
+        let signup = Signup(
+            displayName: "Ada L+", joinedAt: Date(timeIntervalSince1970: 1_700_000_000), newsletter: true,
+            referrer: nil, pets: [Pet(name: "Rex", age: 3), Pet(name: "Tom", age: 5)], tags: ["a", "b"])
+        let encoder = FormEncoder(
+            arrayEncoding: .indexInBrackets, nilEncoding: .empty, dateEncoding: .millisecondsSince1970,
+            boolEncoding: .numeric, keyEncoding: .convertToSnakeCase, spaceEncoding: .plusReplaced)
+        let expected = [
+            "display_name": "Ada L+", "joined_at": "1700000000000", "newsletter": "1", "referrer": "",
+            "pets[0][name]": "Rex", "pets[0][age]": "3", "pets[1][name]": "Tom", "pets[1][age]": "5",
+            "tags[0]": "a", "tags[1]": "b",
+        ]
+        let query = try await client.value(
+            for: BinRequest(path: "/get", parameters: .query(encoding: signup, encoder: encoder)))
+        XCTAssertEqual(query.args, expected.mapValues { JSONValue.string($0) })
+        let form = try await client.value(
+            for: BinRequest(path: "/post", method: .post, parameters: .form(encoding: signup, encoder: encoder)))
+        XCTAssertEqual(form.form, expected)
+        // The defaults: dates in ISO 8601, lists as the client writes them (repeated keys).
+        let plain = try await client.value(
+            for: BinRequest(path: "/get", parameters: .query(encoding: ["at": Date(timeIntervalSince1970: 0)])))
+        XCTAssertEqual(plain.args, ["at": "1970-01-01T00:00:00Z"])
+        let lists = try await client.value(
+            for: BinRequest(path: "/get", parameters: .query(encoding: ["tag": ["x y", "z"]])))
+        XCTAssertEqual(lists.args, ["tag": ["x y", "z"]])
+    }
+
     func testThatHeadersArrive() async throws {
         let bin = try await client.value(for: BinRequest(path: "/headers", headers: ["X-Endpoint-Kit": "yes"]))
         XCTAssertEqual(bin.headers?["X-Endpoint-Kit"], "yes")

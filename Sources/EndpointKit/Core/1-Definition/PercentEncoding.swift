@@ -71,4 +71,62 @@ enum PercentEncoding {
     static func encodeQueryComponent(_ string: String) -> String {
         encode(string, keeping: query, keepEscapes: false)
     }
+
+    /// Encodes a query or form name or value as `spelling` says; `nil` is the rule above.
+    static func encodeQueryComponent(_ string: String, spelling: QuerySpelling?) -> String {
+        guard let spelling else { return encode(string, keeping: query, keepEscapes: false) }
+        var string = string
+        if string.withUTF8({ bytes in bytes.allSatisfy { spelling.keeps($0) } }) { return string }
+        var out = [UInt8]()
+        out.reserveCapacity(string.utf8.count + 8)
+        for byte in string.utf8 {
+            if spelling.keeps(byte) {
+                out.append(byte)
+            } else if byte == UInt8(ascii: " "), spelling.spaceAsPlus {
+                out.append(UInt8(ascii: "+"))
+            } else {
+                out.append(UInt8(ascii: "%"))
+                out.append(hex[Int(byte >> 4)])
+                out.append(hex[Int(byte & 0x0F)])
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}
+
+/// A percent-encoding of query and form components other than the standard one (only unreserved
+/// characters kept, a space as `%20`): what a ``FormEncoder``'s `allowedCharacters` and
+/// `spaceEncoding` ask for. Carried by the items it encoded (``QueryItems/Item``), so the rest of
+/// the query keeps the standard rule.
+struct QuerySpelling: Sendable, Hashable {
+    /// The ASCII bytes kept as they are: bit `n` of `low` for byte `n` below 64, of `high` for
+    /// byte `64 + n`.
+    private(set) var low: UInt64 = 0
+    private(set) var high: UInt64 = 0
+    /// Whether a space is written `+` (and so a `+` always `%2B`).
+    let spaceAsPlus: Bool
+
+    /// What may stay as it is in a query whatever is asked: the unreserved characters and the
+    /// sub-delimiters, `:`, `@`, `/` and `?` (RFC 3986's `query`), but not `&`, `=` and `+`,
+    /// which a server reads as separators or a space.
+    private static let permitted = Set(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$'()*,;:@/?".utf8)
+
+    /// The standard rule: unreserved characters kept, a space as `%20`.
+    static let standard = QuerySpelling(
+        allowed: CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~"),
+        spaceAsPlus: false)
+
+    /// The bytes of `allowed` that a query may hold as they are.
+    init(allowed: CharacterSet, spaceAsPlus: Bool) {
+        self.spaceAsPlus = spaceAsPlus
+        for byte in Self.permitted where allowed.contains(Unicode.Scalar(byte)) {
+            if byte < 64 { low |= 1 << UInt64(byte) } else { high |= 1 << UInt64(byte - 64) }
+        }
+    }
+
+    /// Whether `byte` is written as it is.
+    func keeps(_ byte: UInt8) -> Bool {
+        byte < 64 ? low & (1 << UInt64(byte)) != 0 : byte < 128 && high & (1 << UInt64(byte - 64)) != 0
+    }
 }

@@ -14,6 +14,9 @@ public struct QueryItems: Sendable, Hashable, ExpressibleByDictionaryLiteral, Ex
         public var name: String
         /// The parameter value (not yet percent-encoded).
         public var value: QueryValue
+        /// How the name and value are percent-encoded when not the standard way (an item a
+        /// ``FormEncoder`` made with its own space or character options).
+        var spelling: QuerySpelling?
 
         /// Creates a parameter.
         public init(_ name: String, _ value: QueryValue) {
@@ -87,11 +90,28 @@ public struct QueryItems: Sendable, Hashable, ExpressibleByDictionaryLiteral, Ex
     /// as they are, so `+`, `&` and `=` inside values survive). Brackets in names are encoded too,
     /// as browsers, PHP's `http_build_query` and Alamofire write them: `filter%5Bstatus%5D=open`,
     /// which servers decode to `filter[status]=open` before reading the brackets.
+    ///
+    /// An item a ``FormEncoder`` made is written with its spelling (`+` for a space, more
+    /// characters kept as they are), the others with the rule above.
     package func percentEncoded(arrayEncoding: ArrayEncoding) -> String {
-        pairs(arrayEncoding: arrayEncoding)
-            .map {
-                PercentEncoding.encodeQueryComponent($0.name) + "=" + PercentEncoding.encodeQueryComponent($0.value)
+        guard items.contains(where: { $0.spelling != nil }) else {
+            return pairs(arrayEncoding: arrayEncoding)
+                .map {
+                    PercentEncoding.encodeQueryComponent($0.name) + "=" + PercentEncoding.encodeQueryComponent($0.value)
+                }
+                .joined(separator: "&")
+        }
+        var parts: [String] = []
+        var pairs: [(name: String, value: String)] = []
+        for item in items {
+            pairs.removeAll(keepingCapacity: true)
+            Self.expand(item.value, name: item.name, arrayEncoding: arrayEncoding, into: &pairs)
+            for pair in pairs {
+                parts.append(
+                    PercentEncoding.encodeQueryComponent(pair.name, spelling: item.spelling) + "="
+                        + PercentEncoding.encodeQueryComponent(pair.value, spelling: item.spelling))
             }
-            .joined(separator: "&")
+        }
+        return parts.joined(separator: "&")
     }
 }

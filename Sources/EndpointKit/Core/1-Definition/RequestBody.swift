@@ -9,6 +9,7 @@ package struct RequestBody: Sendable {
         case data(Data, contentType: String)
         case encodable(@Sendable (JSONEncoder) throws -> Data, encoder: JSONEncoder?)
         case form(QueryItems)
+        case encodableForm(EncodableParameters)
         case multipart(MultipartFormData)
         case file(URL, contentType: String)
         case invalid(String)
@@ -34,6 +35,12 @@ package struct RequestBody: Sendable {
 
     /// An `application/x-www-form-urlencoded` body.
     package static func form(_ items: QueryItems) -> RequestBody { RequestBody(storage: .form(items)) }
+
+    /// An `application/x-www-form-urlencoded` body from an `Encodable` value, written when the
+    /// request is built (see ``FormEncoder``).
+    package static func form(_ parameters: EncodableParameters) -> RequestBody {
+        RequestBody(storage: .encodableForm(parameters))
+    }
 
     /// A `multipart/form-data` body (see ``MultipartFormData``).
     package static func multipart(_ form: MultipartFormData) -> RequestBody { RequestBody(storage: .multipart(form)) }

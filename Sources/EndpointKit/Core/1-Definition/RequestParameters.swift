@@ -10,6 +10,7 @@ import Foundation
 /// var parameters: RequestParameters { ["page": 2, "size": 20] }       // by method
 /// var parameters: RequestParameters { .query(["q": "swift"]) }          // always the query
 /// var parameters: RequestParameters { .json(NewUser(name: "Ada")) }     // JSON body
+/// var parameters: RequestParameters { .query(encoding: filter) }        // an Encodable value
 /// var parameters: RequestParameters { .form(["user": "ada"]).appendingQuery(["v": 2]) }
 /// ```
 public struct RequestParameters: Sendable, ExpressibleByDictionaryLiteral {
@@ -19,6 +20,8 @@ public struct RequestParameters: Sendable, ExpressibleByDictionaryLiteral {
     package var body: RequestBody?
     /// Parameters placed by method: query for `GET`, `HEAD` and `DELETE`, form body otherwise.
     package var methodDependent: QueryItems
+    /// A value written into the query string before ``query`` when the request is built.
+    package var encodedQuery: EncodableParameters?
 
     /// Creates parameters from their parts.
     package init(query: QueryItems = QueryItems(), body: RequestBody? = nil, methodDependent: QueryItems = QueryItems())
@@ -58,6 +61,30 @@ public struct RequestParameters: Sendable, ExpressibleByDictionaryLiteral {
 
     /// An `application/x-www-form-urlencoded` body.
     public static func form(_ items: QueryItems) -> RequestParameters { RequestParameters(body: .form(items)) }
+
+    /// Query-string parameters from an `Encodable` value, whatever the method: each property is a
+    /// parameter, nested values in brackets, as `encoder` says (see ``FormEncoder``). A value that
+    /// cannot be written fails the request with ``RequestBuildError/definitionFailed(_:)``.
+    ///
+    /// ```swift
+    /// var parameters: RequestParameters { .query(encoding: filter) }
+    /// ```
+    public static func query<Value: Encodable & Sendable>(
+        encoding value: Value, encoder: FormEncoder = FormEncoder()
+    ) -> RequestParameters {
+        var parameters = RequestParameters(query: QueryItems())
+        parameters.encodedQuery = EncodableParameters(value: value, encoder: encoder)
+        return parameters
+    }
+
+    /// An `application/x-www-form-urlencoded` body from an `Encodable` value, written as
+    /// ``query(encoding:encoder:)`` writes a query. A value that cannot be written fails the
+    /// request with ``RequestBuildError/bodyEncodingFailed(_:)``.
+    public static func form<Value: Encodable & Sendable>(
+        encoding value: Value, encoder: FormEncoder = FormEncoder()
+    ) -> RequestParameters {
+        RequestParameters(body: .form(EncodableParameters(value: value, encoder: encoder)))
+    }
 
     /// Raw bytes with a content type.
     public static func data(_ data: Data, contentType: String) -> RequestParameters {

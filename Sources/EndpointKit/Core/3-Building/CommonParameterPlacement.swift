@@ -41,7 +41,7 @@ extension CommonParameterPlacement {
             let added = QueryItems(newItems(common, besides: Set(form.parts.map(\.name))))
             for pair in added.pairs(arrayEncoding: .repeatedKey) { form.append(pair.value, name: pair.name) }
             return .multipart(form)
-        case .data, .encodable, .file, .invalid:
+        case .data, .encodable, .encodableForm, .file, .invalid:  // an encodable form is merged once written
             return nil
         }
     }

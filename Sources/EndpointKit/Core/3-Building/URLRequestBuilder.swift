@@ -81,6 +81,14 @@ package final class URLRequestBuilder: Sendable {
         }
         let commonInBody = encodedBody?.holdsCommon ?? false
         var fullQuery = commonInBody && configuration.commonParameterPlacement == .body ? QueryItems.empty : common
+        if let encoded = parameters.encodedQuery {
+            do {
+                fullQuery.append(
+                    contentsOf: try FormValueEncoder.items(of: encoded, arrays: configuration.arrayEncoding))
+            } catch {
+                throw .definitionFailed("the query parameters from \(encoded.typeName) could not be encoded: \(error)")
+            }
+        }
         if !parameters.query.items.isEmpty { fullQuery.append(contentsOf: parameters.query) }
         if !query.items.isEmpty { fullQuery.append(contentsOf: query) }
 
@@ -191,6 +199,15 @@ package final class URLRequestBuilder: Sendable {
         case .form(let items):
             let text = items.percentEncoded(arrayEncoding: configuration.arrayEncoding)
             return (.data(Data(text.utf8)), "application/x-www-form-urlencoded; charset=utf-8", false)
+        case .encodableForm(let encoded):
+            // Written into items first, so common parameters merge into them as into any form.
+            let items: QueryItems
+            do {
+                items = try FormValueEncoder.items(of: encoded, arrays: configuration.arrayEncoding)
+            } catch {
+                throw .bodyEncodingFailed("the form from \(encoded.typeName) could not be encoded: \(error)")
+            }
+            return try encode(.form(items), common: common, encoder: encoder, inspecting: inspecting)
         case .encodable(let encode, let bodyEncoder):
             let data: Data
             do {
