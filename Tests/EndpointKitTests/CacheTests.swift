@@ -243,7 +243,9 @@ final class CacheTests: LoopbackTestCase {
         await fulfillment(of: [done], timeout: 10)
         try? await Task.sleep(nanoseconds: 300_000_000)
         XCTAssertEqual(completions.total, 1)
-        XCTAssertEqual(hits.total, 0)
+        // The send's work starts on the processing queue: on a busy machine the request may have
+        // left before the cancel, and the transfer is then cancelled, not unsent.
+        XCTAssertLessThanOrEqual(hits.total, 1)
     }
 
     func testThatInvalidationRemovesOneKeyAPrefixATagOrAll() async {
