@@ -76,6 +76,10 @@ public struct TransportRequest: Sendable {
     package var onProgress: (@Sendable (TransferProgress) -> Void)?
     /// How redirects are followed.
     package var redirectPolicy: RedirectPolicy
+    /// What answers a `Basic` or `Digest` challenge from this request's origin, once; `nil` by
+    /// default. The transports never read it: the client answers in front of them (see
+    /// ``ChallengeAnsweringSender``), and the cache keys a response by it.
+    package var credential: HTTPCredential?
 
     /// Creates a transport request.
     @_spi(Internal) public init(
