@@ -142,6 +142,29 @@ final class HTTPBinConformanceTests: XCTestCase {
         XCTAssertEqual(allowed.authenticated, true)
     }
 
+    /// httpbin's `/basic-auth` and `/digest-auth` (werkzeug's own Digest check, MD5 and SHA-256,
+    /// `qop=auth`) answered by a credential, and a wrong password ending as the 401 after one answer.
+    func testThatBasicAndDigestChallengesAreAnsweredWithACredential() async throws {
+        struct Guarded: APIRequest {
+            typealias Response = Bin
+            var path: RequestPath
+            var credential: HTTPCredential?
+        }
+        let credential = HTTPCredential(user: "user", password: "pass")
+        let header = try await client.value(
+            for: BinRequest(path: "/basic-auth/user/pass", headers: .authorization(username: "user", password: "pass")))
+        XCTAssertEqual(header.authenticated, true)
+        let basic = try await client.value(for: Guarded(path: "/basic-auth/user/pass", credential: credential))
+        XCTAssertEqual(basic.authenticated, true)
+        for algorithm in ["MD5", "SHA-256"] {
+            let path = RequestPath(percentEncoded: "/digest-auth/auth/user/pass/\(algorithm)")
+            let digest = await client.send(Guarded(path: path, credential: credential))
+            XCTAssertEqual(digest.value?.authenticated, true, "\(algorithm): \(digest)")
+            let wrong = await client.send(Guarded(path: path, credential: HTTPCredential(user: "user", password: "no")))
+            XCTAssertEqual(wrong.serverFailure?.statusCode, 401, "\(algorithm): \(wrong)")
+        }
+    }
+
     func testThatRedirectsAreFollowedAndGzipIsDecoded() async throws {
         let redirected = try await client.value(for: BinRequest(path: "/redirect/3"))
         XCTAssertTrue(redirected.url?.hasSuffix("/get") ?? false, "\(String(describing: redirected.url))")

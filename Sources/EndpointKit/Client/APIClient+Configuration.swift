@@ -55,6 +55,11 @@ extension APIClient {
         /// How redirects are followed. `RedirectPolicy()` (10 hops, no https-to-http,
         /// credentials dropped across origins, body kept on 307/308).
         public var redirectPolicy: RedirectPolicy
+        /// What answers a `Basic` or `Digest` challenge (a `401` with `WWW-Authenticate`) from the
+        /// origin of ``baseURL``, once, for requests that have no ``APIRequest/credential`` of their
+        /// own; see ``HTTPCredential``. A request sent to any other origin never carries it. `nil`
+        /// by default.
+        public var credential: HTTPCredential?
         /// Whether identical `GET` and `HEAD` requests in flight (same endpoint type, method, URL,
         /// headers and body) share one transfer, each caller still getting its own result. `false`
         /// by default: ten sends are ten requests. A request's own
@@ -95,6 +100,7 @@ extension APIClient {
             interceptors = []
             plugins = []
             redirectPolicy = .default
+            credential = nil
             coalescesIdenticalRequests = false
             cache = nil
             cachePolicy = .default

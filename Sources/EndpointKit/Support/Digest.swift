@@ -5,9 +5,11 @@ enum Digest {
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
     /// The hexadecimal SHA-256 of `data`.
-    static func hex(_ data: Data) -> String {
+    static func hex(_ data: Data) -> String { lowercaseHex(SHA256.hash(data)) }
+
+    /// `digest`'s bytes in lowercase hexadecimal.
+    static func lowercaseHex(_ digest: Data) -> String {
         // Byte by byte into one buffer: `String(format:)` per byte cost a cache hit 40% of its time.
-        let digest = SHA256.hash(data)
         var characters = [UInt8]()
         characters.reserveCapacity(digest.count * 2)
         for byte in digest {

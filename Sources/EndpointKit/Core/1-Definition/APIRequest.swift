@@ -73,6 +73,11 @@ public protocol APIRequest: Sendable {
     /// What every send of this request tells interceptors and plugins (``RequestContext/info``),
     /// such as feedback switches; a send site's `info:` adds to it and wins. Empty by default.
     var sendInfo: SendInfo { get }
+    /// The user name and password that answer a `Basic` or `Digest` challenge (a `401` with
+    /// `WWW-Authenticate`) from this request's own origin, once; see ``HTTPCredential``. `nil` by
+    /// default: the client's ``APIClient/Configuration/credential``, if this request goes to the
+    /// client's base URL's origin.
+    var credential: HTTPCredential? { get }
 
     /// Transforms the raw body before validation and decoding, for example to decrypt it or to
     /// strip an anti-JSON-hijacking prefix. Returns the body unchanged by default.
@@ -140,6 +145,8 @@ extension APIRequest {
     public var coalescesIdenticalRequests: Bool? { nil }
     /// Empty.
     public var sendInfo: SendInfo { .empty }
+    /// `nil`: the client's credential, for its base URL's origin only.
+    public var credential: HTTPCredential? { nil }
     /// Returns `data` unchanged.
     public func transformBody(_ data: Data, metadata: ResponseMetadata) throws -> Data { data }
     /// Accepts every response.

@@ -97,6 +97,9 @@ open class BaseRequest<Response: Sendable>: APIRequest, DelegatingRequest {
     /// What every send tells interceptors and plugins (feedback switches...). Empty unless
     /// overridden.
     nonisolated open var sendInfo: SendInfo { .empty }
+    /// What answers a `Basic` or `Digest` challenge from this request's origin. `nil` (the
+    /// client's, for its base URL's origin only) unless overridden.
+    nonisolated open var credential: HTTPCredential? { nil }
 
     /// The cache policy (YTK's `cacheTimeInSeconds`, `cacheVersion`...). `nil` (the client's)
     /// unless overridden.

@@ -44,6 +44,9 @@ public struct Endpoint<Response: Sendable>: APIRequest {
     public var totalTimeout: TimeInterval?
     /// What every send of this value tells plugins (feedback switches...). Empty by default.
     public var sendInfo = SendInfo()
+    /// What answers a `Basic` or `Digest` challenge from this request's origin (see
+    /// ``HTTPCredential``). `nil` (the client's, for its base URL's origin only) by default.
+    public var credential: HTTPCredential?
 
     private let decodeResponse: @Sendable (DecodingContext) throws -> Response
 

@@ -46,6 +46,10 @@ final class ResolvedRequest: Sendable {
     let decoder: JSONDecoder
     /// The request as a feature built and kept it earlier, sent again as it was built.
     let prebuilt: URLRequestBuilder.Built?
+    /// What answers `Basic` and `Digest` challenges: the request's own, else the client's.
+    private let credential: HTTPCredential?
+    /// Whether ``credential`` is the client's, which goes only to its base URL's origin.
+    private let credentialIsClients: Bool
 
     /// `configuration` is borrowed, not copied (an initializer's parameters are otherwise taken
     /// as owned): the fields used are read out of it first, since `??` cannot capture it.
@@ -54,6 +58,7 @@ final class ResolvedRequest: Sendable {
             (configuration.encoder, configuration.retrier, configuration.coalescesIdenticalRequests)
         let (clientValidation, clientEnvelope, clientDecoder, clientValidator) =
             (configuration.validation, configuration.envelope, configuration.decoder, configuration.validator)
+        let clientCredential = configuration.credential
         let method = request.method
         self.method = method
         baseURL = request.baseURL
@@ -77,6 +82,22 @@ final class ResolvedRequest: Sendable {
         decoder = request.decoder ?? clientDecoder
         // Only classes adopt PrebuiltRequest: no conformance lookup for the struct endpoints.
         prebuilt = Request.self is AnyClass ? (request as? any PrebuiltRequest)?.built : nil
+        let ownCredential = request.credential
+        credential = ownCredential ?? clientCredential
+        credentialIsClients = ownCredential == nil
+    }
+
+    /// Whether the request or the client has a credential (then ``credential(for:clientBaseURL:)``
+    /// says whether an attempt carries it).
+    var hasCredential: Bool { credential != nil }
+
+    /// The credential an attempt sent to `url` carries: the request's own, or the client's when
+    /// `url` is on the origin of the client's `baseURL`.
+    func credential(for url: URL?, clientBaseURL: URL?) -> HTTPCredential? {
+        guard let credential else { return nil }
+        guard credentialIsClients else { return credential }
+        guard let url, let clientBaseURL, RedirectPolicy.sameOrigin(url, clientBaseURL) else { return nil }
+        return credential
     }
 }
 

@@ -167,12 +167,18 @@ final class RequestExecution<Request: APIRequest>: Sendable {
             urlRequest: built.urlRequest, timeouts: timeouts,
             maximumResponseSize: client.configuration.maximumResponseSize, priority: resolved.priority,
             bodyFile: built.bodyFile, onProgress: onProgress, redirectPolicy: client.configuration.redirectPolicy)
+        if resolved.hasCredential {
+            transportRequest.credential = resolved.credential(
+                for: built.urlRequest.url, clientBaseURL: client.configuration.baseURL)
+        }
         var sender: any AttemptSender = resolved.coalesces ? client.coalescer : client.sender
         if stages.preparesAttempts,
             let answer = stages.prepare(&transportRequest, sender: &sender, context: context(attempt: attempt))
         {
             return evaluate(answer, urlRequest: transportRequest.urlRequest, attempt: attempt)
         }
+        // Outermost: attempts coalesced onto one transfer each answer with their own credential.
+        if transportRequest.credential != nil { sender = ChallengeAnsweringSender(sender) }
         let urlRequest = transportRequest.urlRequest
         if stages.answersFailures { handle.withStorage { $0.execution.lastRequest = urlRequest } }
         let task = sender.send(transportRequest, for: request) { [self] outcome in

@@ -88,6 +88,10 @@ public struct TransportRequest: Sendable {
     /// Called once when the request goes to the transport as a transfer of its own, not when it
     /// joins an identical transfer in flight: what plugins hear as `willSend`.
     package var willStart: (@Sendable () -> Void)?
+    /// What answers a `Basic` or `Digest` challenge from this request's origin, once; `nil` by
+    /// default. The transports never read it: the client answers in front of them (see
+    /// ``ChallengeAnsweringSender``), and the cache keys a response by it.
+    package var credential: HTTPCredential?
 
     /// Creates a transport request.
     @_spi(Internal) public init(

@@ -65,7 +65,9 @@ extension APIClient {
         guard let cache = configuration.cache, let urlRequest = try? urlRequest(for: request),
             let caching = RequestCaching(
                 cache: cache, policy: request.cachePolicy ?? configuration.cachePolicy, request: urlRequest,
-                method: request.method)
+                method: request.method,
+                credential: ResolvedRequest(request, configuration: configuration).credential(
+                    for: urlRequest.url, clientBaseURL: configuration.baseURL))
         else { return }
         cache.removeEntry(forKey: caching.key)
     }

@@ -35,7 +35,10 @@ final class CacheStage: RequestStage {
 
     func willSend(_ request: inout TransportRequest, context: RequestContext) -> StageAnswer? {
         guard context.attempt == 1 else { return nil }
-        guard let caching = RequestCaching(cache: cache, policy: policy, request: request.urlRequest, method: method)
+        guard
+            let caching = RequestCaching(
+                cache: cache, policy: policy, request: request.urlRequest, method: method,
+                credential: request.credential)
         else {
             // Not cacheable (credentials without `cachesSensitiveData`...): a cache-only send still
             // never reaches the network.

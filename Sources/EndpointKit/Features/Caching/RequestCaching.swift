@@ -12,10 +12,16 @@ struct RequestCaching: Sendable {
 
     /// The caching for a request, or `nil` when it must not touch the cache (method not cacheable,
     /// or credentials without ``CachePolicy/cachesSensitiveData``).
-    init?(cache: ResponseCache?, policy: CachePolicy, request: URLRequest, method: HTTPMethod) {
+    /// - Parameter credential: What answers the request's challenges, if anything: a credential
+    ///   like its `Authorization` header, for the response may be the one it unlocked.
+    init?(
+        cache: ResponseCache?, policy: CachePolicy, request: URLRequest, method: HTTPMethod,
+        credential: HTTPCredential? = nil
+    ) {
         guard let cache, policy.cacheableMethods.contains(method), let url = request.url else { return nil }
-        let credentials = ["Authorization", "Cookie", "Proxy-Authorization"]
+        var credentials = ["Authorization", "Cookie", "Proxy-Authorization"]
             .compactMap { request.value(forHTTPHeaderField: $0) }
+        if let credential { credentials.append("credential \(credential.user):\(credential.password)") }
         var key = "\(method.rawValue) \(url.absoluteString)"
         if !credentials.isEmpty {
             guard policy.cachesSensitiveData else { return nil }
