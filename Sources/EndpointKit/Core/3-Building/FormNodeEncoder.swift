@@ -112,7 +112,7 @@ struct FormKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 }
 
 /// A list's elements, each a node of its own.
-struct FormUnkeyedContainer: UnkeyedEncodingContainer {
+struct FormUnkeyedContainer: UnkeyedEncodingContainer, FormScalarForwarding {
     let list: FormList
     let state: FormEncodingState
     let codingPath: [any CodingKey]
@@ -127,23 +127,8 @@ struct FormUnkeyedContainer: UnkeyedEncodingContainer {
         try state.encode(value, into: list.append(), at: path)
     }
 
-    /// A scalar, through the generic path above.
-    private mutating func put<T: Encodable>(_ value: T) throws { try encode(value) }
-
-    mutating func encode(_ value: Bool) throws { try put(value) }
-    mutating func encode(_ value: String) throws { try put(value) }
-    mutating func encode(_ value: Double) throws { try put(value) }
-    mutating func encode(_ value: Float) throws { try put(value) }
-    mutating func encode(_ value: Int) throws { try put(value) }
-    mutating func encode(_ value: Int8) throws { try put(value) }
-    mutating func encode(_ value: Int16) throws { try put(value) }
-    mutating func encode(_ value: Int32) throws { try put(value) }
-    mutating func encode(_ value: Int64) throws { try put(value) }
-    mutating func encode(_ value: UInt) throws { try put(value) }
-    mutating func encode(_ value: UInt8) throws { try put(value) }
-    mutating func encode(_ value: UInt16) throws { try put(value) }
-    mutating func encode(_ value: UInt32) throws { try put(value) }
-    mutating func encode(_ value: UInt64) throws { try put(value) }
+    /// A scalar, through the generic path above (``FormScalarForwarding``).
+    mutating func put<T: Encodable>(_ value: T) throws { try encode(value) }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
         keyedBy keyType: NestedKey.Type
@@ -169,7 +154,7 @@ struct FormUnkeyedContainer: UnkeyedEncodingContainer {
 }
 
 /// One value in place of its encoder's node (a wrapper type, a `RawRepresentable` enum).
-struct FormSingleValueContainer: SingleValueEncodingContainer {
+struct FormSingleValueContainer: SingleValueEncodingContainer, FormScalarForwarding {
     let node: FormNode
     let state: FormEncodingState
     let codingPath: [any CodingKey]
@@ -191,9 +176,18 @@ struct FormSingleValueContainer: SingleValueEncodingContainer {
         try state.encode(value, into: node, at: codingPath)
     }
 
-    /// A scalar, through the generic path above.
-    private mutating func put<T: Encodable>(_ value: T) throws { try encode(value) }
+    /// A scalar, through the generic path above (``FormScalarForwarding``).
+    mutating func put<T: Encodable>(_ value: T) throws { try encode(value) }
+}
 
+/// The unkeyed and single-value containers write every scalar as any other value: the scalar
+/// overloads both protocols require forward to the container's generic `encode`, here once.
+protocol FormScalarForwarding {
+    /// Encodes `value` through the container's generic path.
+    mutating func put<T: Encodable>(_ value: T) throws
+}
+
+extension FormScalarForwarding {
     mutating func encode(_ value: Bool) throws { try put(value) }
     mutating func encode(_ value: String) throws { try put(value) }
     mutating func encode(_ value: Double) throws { try put(value) }
