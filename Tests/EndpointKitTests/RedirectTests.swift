@@ -81,4 +81,60 @@ final class RedirectTests: LoopbackTestCase {
         }
         XCTAssertEqual(kept.value(forHTTPHeaderField: "Authorization"), "Bearer x")
     }
+
+    func testThatOnlyAnUncheckedHandlerAnswerDowngradesHTTPSToHTTP() throws {
+        let policy = RedirectPolicy()
+        var original = URLRequest(url: URL(string: "https://api.example.com/a")!)
+        original.setValue("Bearer x", forHTTPHeaderField: "Authorization")
+        let downgrade = URLRequest(url: URL(string: "http://api.example.com/b")!)
+        let head = try XCTUnwrap(
+            ResponseHead(
+                url: URL(string: "https://api.example.com/a")!, statusCode: 302,
+                fields: [("Location", "http://api.example.com/b")]))
+        let asked = Locked<[URLRequest]>([])
+        func decide(_ action: @escaping @Sendable (URLRequest) -> RedirectAction) -> RedirectPolicy.Decision {
+            policy.decide(
+                original: original, status: 302, proposed: downgrade, count: 1,
+                handler: { redirect in
+                    XCTAssertEqual(redirect.response.statusCode, 302)
+                    asked.withLock { $0.append(redirect.next) }
+                    return action(redirect.next)
+                }, head: head)
+        }
+        guard case .fail(.insecureRedirect, _) = decide({ _ in .follow }) else {
+            return XCTFail("follow keeps the policy's refusal")
+        }
+        // The handler is asked about the insecure request, already without the credential.
+        XCTAssertEqual(asked.withLock { $0.first?.url }, downgrade.url)
+        XCTAssertNil(asked.withLock { $0.first?.value(forHTTPHeaderField: "Authorization") })
+        guard case .fail(.insecureRedirect, _) = decide({ .send($0) }) else {
+            return XCTFail("send(_:) applies the rules again")
+        }
+        XCTAssertEqual(decide({ _ in .stop }), .stop)
+        var https = downgrade
+        https.url = URL(string: "https://api.example.com/c")
+        https.setValue("Bearer x", forHTTPHeaderField: "Authorization")
+        XCTAssertEqual(
+            decide({ [https] _ in .send(https) }), .follow(https), "back on the origin: the credential stays")
+        var unchecked = downgrade
+        unchecked.setValue("Bearer x", forHTTPHeaderField: "Authorization")
+        XCTAssertEqual(decide({ [unchecked] _ in .sendUnchecked(unchecked) }), .follow(unchecked))
+        // An allowed downgrade is a follow the handler may take as it is.
+        let allowed = RedirectPolicy(allowsInsecureRedirects: true)
+        let followed = allowed.decide(
+            original: original, status: 302, proposed: downgrade, count: 1, handler: { _ in .follow }, head: head)
+        XCTAssertEqual(followed, .follow(downgrade))
+        // No handler: the policy alone, and the head is never made.
+        let alone = policy.decide(
+            original: original, status: 302, proposed: downgrade, count: 1, handler: nil,
+            head: {
+                XCTFail("made"); return head
+            }())
+        XCTAssertEqual(alone, policy.decide(original: original, status: 302, proposed: downgrade, count: 1))
+        // Past the limit the handler is not asked.
+        let count = asked.withLock { $0.count }
+        _ = policy.decide(
+            original: original, status: 302, proposed: downgrade, count: 11, handler: { _ in .follow }, head: head)
+        XCTAssertEqual(asked.withLock { $0.count }, count)
+    }
 }

@@ -78,6 +78,34 @@ public protocol APIRequest: Sendable {
     /// default: the client's ``APIClient/Configuration/credential``, if this request goes to the
     /// client's base URL's origin.
     var credential: HTTPCredential? { get }
+    /// Decides each redirect of this request (Alamofire's `Redirector`): follow it, stop at the
+    /// redirect response, or send another request, within the client's
+    /// ``APIClient/Configuration/redirectPolicy`` (its hop limit always applies). `nil` by
+    /// default: the policy decides alone.
+    ///
+    /// The closure sees the redirect response and the request the client would send next, with
+    /// the safety rules applied (see ``Redirect``). A request it returns with
+    /// ``RedirectAction/send(_:)`` goes through the same rules again; only
+    /// ``RedirectAction/sendUnchecked(_:)`` keeps `Authorization` and cookies on another origin
+    /// or goes from `https` to `http`. It runs on the transport's thread while the transfer
+    /// waits: keep it quick. A request with a handler never shares a transfer with identical
+    /// requests in flight (``coalescesIdenticalRequests``).
+    ///
+    /// ```swift
+    /// struct Download: APIRequest {
+    ///     typealias Response = Data
+    ///     var path: RequestPath { "/files/7" }
+    ///     var redirectHandler: (@Sendable (Redirect) -> RedirectAction)? {
+    ///         { redirect in
+    ///             guard redirect.next.url?.host == "cdn.example.com" else { return .stop }
+    ///             var next = redirect.next
+    ///             next.setValue("files", forHTTPHeaderField: "X-Client")
+    ///             return .send(next)
+    ///         }
+    ///     }
+    /// }
+    /// ```
+    var redirectHandler: (@Sendable (Redirect) -> RedirectAction)? { get }
 
     /// Transforms the raw body before validation and decoding, for example to decrypt it or to
     /// strip an anti-JSON-hijacking prefix. Returns the body unchanged by default.
@@ -147,6 +175,8 @@ extension APIRequest {
     public var sendInfo: SendInfo { .empty }
     /// `nil`: the client's credential, for its base URL's origin only.
     public var credential: HTTPCredential? { nil }
+    /// `nil`: the client's ``RedirectPolicy`` decides alone.
+    public var redirectHandler: (@Sendable (Redirect) -> RedirectAction)? { nil }
     /// Returns `data` unchanged.
     public func transformBody(_ data: Data, metadata: ResponseMetadata) throws -> Data { data }
     /// Accepts every response.

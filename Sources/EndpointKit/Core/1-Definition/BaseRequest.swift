@@ -100,6 +100,9 @@ open class BaseRequest<Response: Sendable>: APIRequest, DelegatingRequest {
     /// What answers a `Basic` or `Digest` challenge from this request's origin. `nil` (the
     /// client's, for its base URL's origin only) unless overridden.
     nonisolated open var credential: HTTPCredential? { nil }
+    /// Decides each redirect (see ``APIRequest/redirectHandler``). `nil` (the client's
+    /// ``RedirectPolicy`` alone) unless overridden.
+    nonisolated open var redirectHandler: (@Sendable (Redirect) -> RedirectAction)? { nil }
 
     /// The cache policy (YTK's `cacheTimeInSeconds`, `cacheVersion`...). `nil` (the client's)
     /// unless overridden.

@@ -47,6 +47,9 @@ public struct Endpoint<Response: Sendable>: APIRequest {
     /// What answers a `Basic` or `Digest` challenge from this request's origin (see
     /// ``HTTPCredential``). `nil` (the client's, for its base URL's origin only) by default.
     public var credential: HTTPCredential?
+    /// Decides each redirect of this request (see ``APIRequest/redirectHandler``). `nil` (the
+    /// client's ``RedirectPolicy`` alone) by default.
+    public var redirectHandler: (@Sendable (Redirect) -> RedirectAction)?
 
     private let decodeResponse: @Sendable (DecodingContext) throws -> Response
 

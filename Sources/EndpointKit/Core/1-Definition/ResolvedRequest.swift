@@ -50,6 +50,8 @@ final class ResolvedRequest: Sendable {
     private let credential: HTTPCredential?
     /// Whether ``credential`` is the client's, which goes only to its base URL's origin.
     private let credentialIsClients: Bool
+    /// The request's own say over each redirect, or `nil` (the client's policy alone).
+    let redirectHandler: (@Sendable (Redirect) -> RedirectAction)?
 
     /// `configuration` is borrowed, not copied (an initializer's parameters are otherwise taken
     /// as owned): the fields used are read out of it first, since `??` cannot capture it.
@@ -85,6 +87,7 @@ final class ResolvedRequest: Sendable {
         let ownCredential = request.credential
         credential = ownCredential ?? clientCredential
         credentialIsClients = ownCredential == nil
+        redirectHandler = request.redirectHandler
     }
 
     /// Whether the request or the client has a credential (then ``credential(for:clientBaseURL:)``

@@ -171,6 +171,7 @@ final class RequestExecution<Request: APIRequest>: Sendable {
             transportRequest.credential = resolved.credential(
                 for: built.urlRequest.url, clientBaseURL: client.configuration.baseURL)
         }
+        transportRequest.redirectHandler = resolved.redirectHandler
         var sender: any AttemptSender = resolved.coalesces ? client.coalescer : client.sender
         if stages.preparesAttempts,
             let answer = stages.prepare(&transportRequest, sender: &sender, context: context(attempt: attempt))

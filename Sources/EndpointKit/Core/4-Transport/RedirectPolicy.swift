@@ -13,6 +13,9 @@ import FoundationNetworking
 ///   and `Proxy-Authorization` are dropped, so credentials are not handed to another server.
 /// - `307` and `308` resend the method and the body (URLSession on Linux drops the body);
 ///   `301`, `302` and `303` turn a `POST` into a `GET` without a body, as browsers do.
+///
+/// A request can follow, refuse or change each redirect itself, within this policy: see
+/// ``APIRequest/redirectHandler``.
 public struct RedirectPolicy: Sendable, Hashable {
     /// The most redirects followed for one request. 10 by default; 0 to follow none (the 3xx is
     /// then the response).
@@ -61,23 +64,102 @@ public struct RedirectPolicy: Sendable, Hashable {
         guard count <= maximumRedirects else {
             return .fail(.tooManyRedirects, "More than \(maximumRedirects) redirects.")
         }
-        guard let from = original.url, let to = proposed.url else {
-            return .fail(.badResponse, "A redirect has no URL.")
-        }
-        if from.scheme?.lowercased() == "https", to.scheme?.lowercased() != "https", !allowsInsecureRedirects {
-            return .fail(.insecureRedirect, "A redirect from https to \(to.scheme ?? "?") was refused.")
-        }
+        return secured(Self.resending(original, status: status, to: proposed), from: original).decision
+    }
+
+    /// `proposed` with the method and body of `original` on a 307 or 308.
+    private static func resending(_ original: URLRequest, status: Int, to proposed: URLRequest) -> URLRequest {
+        guard status == 307 || status == 308 else { return proposed }
         var next = proposed
-        if [307, 308].contains(status) {
-            next.httpMethod = original.httpMethod
-            if next.httpBody == nil, let body = original.httpBody { next.httpBody = body }
+        next.httpMethod = original.httpMethod
+        if next.httpBody == nil, let body = original.httpBody { next.httpBody = body }
+        return next
+    }
+
+    /// Decides a redirect, then asks the request's own `handler`, if it has one, about what the
+    /// policy decided (see ``RedirectAction``).
+    ///
+    /// Without a handler this is ``decide(original:status:proposed:count:)``. The handler is not
+    /// asked when the policy follows no redirect (``maximumRedirects`` 0), past the hop limit, or
+    /// when a request has no URL; it is asked about an `https` to `http` redirect the policy
+    /// refuses, which only ``RedirectAction/sendUnchecked(_:)`` sends.
+    /// - Parameters:
+    ///   - head: The redirect response, made only when the handler is asked; `nil` fails the
+    ///     redirect as a bad response.
+    package func decide(
+        original: URLRequest, status: Int, proposed: URLRequest, count: Int,
+        handler: (@Sendable (Redirect) -> RedirectAction)?, head: @autoclosure () -> ResponseHead?
+    ) -> Decision {
+        let decision = decide(original: original, status: status, proposed: proposed, count: count)
+        guard let handler else { return decision }
+        let next: URLRequest
+        switch decision {
+        case .follow(let followed): next = followed
+        case .fail(.insecureRedirect, _):
+            let insecure = Self.resending(original, status: status, to: proposed)
+            guard case .insecure(let request) = secured(insecure, from: original) else { return decision }
+            next = request
+        case .stop, .fail: return decision
         }
+        guard let head = head() else { return .fail(.badResponse, "The redirect response has no valid status.") }
+        switch handler(Redirect(head: head, next: next)) {
+        case .follow: return decision
+        case .stop: return .stop
+        case .send(let request):
+            if let refusal = Self.refusal(of: request) { return refusal }
+            return secured(request, from: original).decision
+        case .sendUnchecked(let request):
+            return Self.refusal(of: request) ?? .follow(request)
+        }
+    }
+
+    /// What the safety rules make of a next request.
+    private enum Secured {
+        /// It may be sent, as it is here (credentials dropped when it leaves the origin).
+        case safe(URLRequest)
+        /// It goes from `https` to `http`, which the policy refuses; credentials dropped as above.
+        case insecure(URLRequest)
+        /// It or the original has no URL.
+        case noURL
+
+        var decision: Decision {
+            switch self {
+            case .safe(let next): return .follow(next)
+            case .insecure(let next):
+                return .fail(
+                    .insecureRedirect, "A redirect from https to \(next.url?.scheme ?? "?") was refused.")
+            case .noURL: return .fail(.badResponse, "A redirect has no URL.")
+            }
+        }
+    }
+
+    /// Applies the safety rules to `next`, judged against `original` (the request as first sent):
+    /// no `https` to `http` unless allowed, no credentials to another origin.
+    private func secured(_ next: URLRequest, from original: URLRequest) -> Secured {
+        guard let from = original.url, let to = next.url else { return .noURL }
+        var next = next
         if !Self.sameOrigin(from, to) {
             for name in ["Authorization", "Cookie", "Proxy-Authorization"] {
                 next.setValue(nil, forHTTPHeaderField: name)
             }
         }
-        return .follow(next)
+        if from.scheme?.lowercased() == "https", to.scheme?.lowercased() != "https", !allowsInsecureRedirects {
+            return .insecure(next)
+        }
+        return .safe(next)
+    }
+
+    /// Why a request a handler chose cannot be sent at all: a URL that is not `http` or `https`
+    /// with a host, or a head that is not valid. `nil` when it can.
+    private static func refusal(of request: URLRequest) -> Decision? {
+        guard let url = request.url, let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            url.host?.isEmpty == false
+        else {
+            let location = request.url.map { String($0.absoluteString.prefix(200)) } ?? "none"
+            return .fail(.unsupportedURL, "A redirect handler chose an unsupported location (\(location)).")
+        }
+        if let violation = HeaderFieldRules.refusal(of: request) { return .fail(violation.reason, violation.message) }
+        return nil
     }
 
     static func sameOrigin(_ lhs: URL, _ rhs: URL) -> Bool {

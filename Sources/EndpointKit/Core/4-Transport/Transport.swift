@@ -92,6 +92,10 @@ public struct TransportRequest: Sendable {
     /// default. The transports never read it: the client answers in front of them (see
     /// ``ChallengeAnsweringSender``), and the cache keys a response by it.
     package var credential: HTTPCredential?
+    /// The request's own say over each redirect (``APIRequest/redirectHandler``), within
+    /// ``redirectPolicy``; `nil` by default. Transports pass it to
+    /// ``RedirectPolicy/decide(original:status:proposed:count:handler:head:)``.
+    package var redirectHandler: (@Sendable (Redirect) -> RedirectAction)?
 
     /// Creates a transport request.
     @_spi(Internal) public init(

@@ -10,7 +10,7 @@ import FoundationNetworking
 ///
 /// Two requests are identical when they come from the same endpoint type and have the same
 /// method, URL, header fields, body, timeouts and size cap; requests with a body file, a body
-/// stream, a download target or a streamed response never share. (The endpoint type is part of
+/// stream, a download target, a streamed response or a redirect handler never share. (The endpoint type is part of
 /// it so that test doubles answering by endpoint, such as `StubTransport`, see every endpoint
 /// they are asked for.) Every caller keeps its own pipeline (plugins, validation, decoding,
 /// retries) and its own completion: only the bytes on the wire are shared. A caller that cancels
@@ -41,7 +41,7 @@ final class RequestCoalescer: AttemptSender {
         completion: @escaping @Sendable (Result<TransportResponse, TransportError>) -> Void
     ) -> any TransportTask {
         guard request.bodyFile == nil, request.download == nil, request.bodySink == nil,
-            let url = request.urlRequest.url
+            request.redirectHandler == nil, let url = request.urlRequest.url
         else {
             return next.send(request, for: endpoint, completion: completion)
         }

@@ -25,9 +25,11 @@ extension CurlTransfer {
                 let proposed = try HTTPRedirect.proposedRequest(
                     after: request, status: head.statusCode, location: head.value(for: "Location"))
             {
-                switch redirectPolicy.decide(
-                    original: original, status: head.statusCode, proposed: proposed, count: redirectCount + 1)
-                {
+                // The redirect's HTTPURLResponse is made only for a handler that asks for it.
+                let decision = redirectPolicy.decide(
+                    original: original, status: head.statusCode, proposed: proposed, count: redirectCount + 1,
+                    handler: redirectHandler, head: try? makeResponse())
+                switch decision {
                 case .follow(let next):
                     redirectStep = .follow(next)
                     return line.count

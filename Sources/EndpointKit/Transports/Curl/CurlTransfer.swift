@@ -46,6 +46,8 @@ final class CurlTransfer: TransportTask, @unchecked Sendable {
     var lastCounts: (received: Int64, sent: Int64) = (0, 0)
     let limit: Int
     let redirectPolicy: RedirectPolicy
+    /// The request's own say over each redirect, if it has one.
+    let redirectHandler: (@Sendable (Redirect) -> RedirectAction)?
     let download: DownloadTarget?
     let onProgress: (@Sendable (TransferProgress) -> Void)?
     /// Redirects followed so far.
@@ -92,6 +94,7 @@ final class CurlTransfer: TransportTask, @unchecked Sendable {
         }
         limit = request.maximumResponseSize
         redirectPolicy = request.redirectPolicy
+        redirectHandler = request.redirectHandler
         download = request.download
         stream = request.bodySink.map { CurlBodyStream(sink: $0, loop: loop) }
         onProgress = request.onProgress
@@ -139,8 +142,16 @@ final class CurlTransfer: TransportTask, @unchecked Sendable {
     /// Starts over for the next hop of a redirect.
     func prepareForNextHop(_ next: URLRequest) {
         redirectCount += 1
-        if next.httpMethod?.uppercased() != request.httpMethod?.uppercased() {
-            // 301/302/303 turned the request into a GET: the body is not sent again.
+        if let body = next.httpBody, body != requestBody.data {
+            // A body a redirect handler chose (a 307/308 resends the one the transfer has).
+            requestBody = .data(body)
+            upload?.close()
+            upload = nil
+        } else if next.httpBody == nil,
+            requestBody.data != nil || next.httpMethod?.uppercased() != request.httpMethod?.uppercased()
+        {
+            // 301/302/303 turned the request into a GET, or a redirect handler dropped the body:
+            // it is not sent again.
             requestBody = .none
             upload?.close()
             upload = nil

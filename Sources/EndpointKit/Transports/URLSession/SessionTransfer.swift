@@ -36,6 +36,7 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
     private let state: Locked<State>
     private let original: URLRequest
     private let redirectPolicy: RedirectPolicy
+    private let redirectHandler: (@Sendable (Redirect) -> RedirectAction)?
 
     /// The transfer's priority.
     let priority: RequestPriority
@@ -70,6 +71,7 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
         limit = request.maximumResponseSize
         original = request.urlRequest
         redirectPolicy = request.redirectPolicy
+        redirectHandler = request.redirectHandler
         onProgress = request.onProgress
         stream = request.bodySink.map { SessionBodyStream(sink: $0, limit: request.maximumResponseSize) }
         self.completion = completion
@@ -219,7 +221,10 @@ final class SessionTransfer: TransportTask, @unchecked Sendable {
             $0.redirects += 1
             return $0.redirects
         }
-        switch redirectPolicy.decide(original: original, status: status, proposed: proposed, count: count) {
+        let decision = redirectPolicy.decide(
+            original: original, status: status, proposed: proposed, count: count, handler: redirectHandler,
+            head: ResponseHead(response))
+        switch decision {
         case .follow(let next):
             state.withLock { $0.clock.exchangeStarted() }
             #if canImport(FoundationNetworking)
