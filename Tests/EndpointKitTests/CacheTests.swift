@@ -248,6 +248,24 @@ final class CacheTests: LoopbackTestCase {
         XCTAssertLessThanOrEqual(hits.total, 1)
     }
 
+    /// A request that decides its own redirects may be sent elsewhere than its URL says: its
+    /// answer is neither stored under that URL nor answered from it.
+    func testThatARequestWithARedirectHandlerBypassesTheCache() async {
+        struct Redirecting: APIRequest {
+            typealias Response = Item
+            var path: RequestPath { "/item" }
+            var redirectHandler: (@Sendable (Redirect) -> RedirectAction)? { { _ in .follow } }
+        }
+        route(headers: [("Cache-Control", "max-age=60")])
+        _ = await client.send(Cached())
+        XCTAssertEqual(hits.total, 1)
+        let first = await client.send(Redirecting())
+        let second = await client.send(Redirecting())
+        XCTAssertEqual(first.metadata?.source, .network, "not answered from the entry Cached() stored")
+        XCTAssertEqual(second.metadata?.source, .network)
+        XCTAssertEqual(hits.total, 3)
+    }
+
     func testThatInvalidationRemovesOneKeyAPrefixATagOrAll() async {
         route(headers: [("Cache-Control", "max-age=60")])
         _ = await client.send(Cached())

@@ -115,8 +115,9 @@ struct CacheFeature: ClientFeature {
     func stage<Request: APIRequest>(for request: Request, options: SendOptions) -> (any RequestStage)? {
         let policy = request.cachePolicy ?? defaultPolicy
         let method = request.method
-        // A streamed body is never stored, nor answered from the cache.
-        guard policy.cacheableMethods.contains(method), !options.streamsBody else {
+        // A streamed body is never stored, nor answered from the cache; nor is the answer of a
+        // request that decides its own redirects (its handler may have sent it elsewhere).
+        guard policy.cacheableMethods.contains(method), !options.streamsBody, request.redirectHandler == nil else {
             return options.cacheMode == .cacheOnly ? NotCachedStage() : nil
         }
         return CacheStage(cache: cache, policy: policy, mode: options.cacheMode ?? policy.mode, method: method)
