@@ -31,8 +31,7 @@ enum HTTPRedirect {
     /// - Throws: ``TransportError`` with reason ``TransportError/Reason/unsupportedURL``.
     static func target(of location: String, from current: URL) throws(TransportError) -> URL {
         guard let target = URL(string: location, relativeTo: current)?.absoluteURL,
-            let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            target.host?.isEmpty == false
+            RedirectPolicy.isHTTPWithHost(target)
         else {
             throw TransportError(
                 .unsupportedURL, message: "A redirect points to an unsupported location (\(location.prefix(200))).")

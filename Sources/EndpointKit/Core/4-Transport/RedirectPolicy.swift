@@ -60,11 +60,7 @@ public struct RedirectPolicy: Sendable, Hashable {
     ///   - proposed: The request the HTTP stack proposes for the new location.
     ///   - count: How many redirects this one makes (1 for the first).
     package func decide(original: URLRequest, status: Int, proposed: URLRequest, count: Int) -> Decision {
-        guard maximumRedirects > 0 else { return .stop }
-        guard count <= maximumRedirects else {
-            return .fail(.tooManyRedirects, "More than \(maximumRedirects) redirects.")
-        }
-        return secured(Self.resending(original, status: status, to: proposed), from: original).decision
+        decide(original: original, status: status, proposed: proposed, count: count, handler: nil, head: nil)
     }
 
     /// `proposed` with the method and body of `original` on a 307 or 308.
@@ -90,20 +86,20 @@ public struct RedirectPolicy: Sendable, Hashable {
         original: URLRequest, status: Int, proposed: URLRequest, count: Int,
         handler: (@Sendable (Redirect) -> RedirectAction)?, head: @autoclosure () -> ResponseHead?
     ) -> Decision {
-        let decision = decide(original: original, status: status, proposed: proposed, count: count)
-        guard let handler else { return decision }
+        guard maximumRedirects > 0 else { return .stop }
+        guard count <= maximumRedirects else {
+            return .fail(.tooManyRedirects, "More than \(maximumRedirects) redirects.")
+        }
+        let judged = secured(Self.resending(original, status: status, to: proposed), from: original)
+        guard let handler else { return judged.decision }
         let next: URLRequest
-        switch decision {
-        case .follow(let followed): next = followed
-        case .fail(.insecureRedirect, _):
-            let insecure = Self.resending(original, status: status, to: proposed)
-            guard case .insecure(let request) = secured(insecure, from: original) else { return decision }
-            next = request
-        case .stop, .fail: return decision
+        switch judged {
+        case .safe(let request), .insecure(let request): next = request
+        case .noURL: return judged.decision
         }
         guard let head = head() else { return .fail(.badResponse, "The redirect response has no valid status.") }
         switch handler(Redirect(head: head, next: next)) {
-        case .follow: return decision
+        case .follow: return judged.decision
         case .stop: return .stop
         case .send(let request):
             if let refusal = Self.refusal(of: request) { return refusal }
@@ -152,14 +148,19 @@ public struct RedirectPolicy: Sendable, Hashable {
     /// Why a request a handler chose cannot be sent at all: a URL that is not `http` or `https`
     /// with a host, or a head that is not valid. `nil` when it can.
     private static func refusal(of request: URLRequest) -> Decision? {
-        guard let url = request.url, let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            url.host?.isEmpty == false
-        else {
+        guard let url = request.url, isHTTPWithHost(url) else {
             let location = request.url.map { String($0.absoluteString.prefix(200)) } ?? "none"
             return .fail(.unsupportedURL, "A redirect handler chose an unsupported location (\(location)).")
         }
         if let violation = HeaderFieldRules.refusal(of: request) { return .fail(violation.reason, violation.message) }
         return nil
+    }
+
+    /// Whether a redirect may lead to `url`: an `http` or `https` URL with a host. Anything else
+    /// (`file:`, `ftp:`, `data:`...) is never sent for a redirect.
+    static func isHTTPWithHost(_ url: URL) -> Bool {
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return false }
+        return url.host?.isEmpty == false
     }
 
     static func sameOrigin(_ lhs: URL, _ rhs: URL) -> Bool {
