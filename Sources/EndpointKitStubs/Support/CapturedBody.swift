@@ -47,12 +47,7 @@ struct CapturedBody: Sendable {
     /// The `boundary` parameter of a `multipart/...` content type.
     static func boundary(in contentType: String?) -> String? {
         guard let contentType, contentType.lowercased().hasPrefix("multipart/") else { return nil }
-        for parameter in contentType.split(separator: ";").dropFirst() {
-            let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            if pair.count == 2, pair[0].lowercased() == "boundary" {
-                return pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
-            }
-        }
-        return nil
+        return MediaType.parameters(of: contentType).first { $0.name == "boundary" }?.value
+            .trimmingCharacters(in: CharacterSet(charactersIn: "\""))
     }
 }

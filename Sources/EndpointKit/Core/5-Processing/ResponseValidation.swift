@@ -54,12 +54,8 @@ public struct ResponseValidation: Sendable, Hashable {
     static func accepts(contentType: String?, accept: String?) -> Bool {
         guard let accept, !accept.isEmpty else { return true }
         let ranges = accept.split(separator: ",").compactMap { range -> MediaType? in
-            let parts = range.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
-            let refused = parts.dropFirst().contains { parameter in
-                let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-                return pair.count == 2 && pair[0].lowercased() == "q" && Double(pair[1]) == 0
-            }
-            return refused ? nil : MediaType(parts.first ?? "")
+            let refused = MediaType.parameters(of: range).contains { $0.name == "q" && Double($0.value) == 0 }
+            return refused ? nil : MediaType(String(range))
         }
         guard !ranges.isEmpty else { return false }
         guard let contentType, let received = MediaType(contentType) else { return false }
@@ -86,7 +82,16 @@ struct EmptyBodyRule: Sendable {
 }
 
 /// A parsed `type/subtype` with `*` wildcards and `+suffix` matching (`application/*+json`).
-struct MediaType: Equatable {
+package struct MediaType: Equatable {
+    /// The parameters of a media type or range (`text/plain; charset="utf-8"; q=0.5`), in order:
+    /// names lowercased, values trimmed of spaces and otherwise as written (quotes kept).
+    package static func parameters(of value: some StringProtocol) -> [(name: String, value: String)] {
+        value.split(separator: ";").dropFirst().compactMap { parameter in
+            let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            return pair.count == 2 ? (pair[0].lowercased(), pair[1]) : nil
+        }
+    }
+
     let type: String
     let subtype: String
 

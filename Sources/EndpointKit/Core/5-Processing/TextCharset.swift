@@ -6,17 +6,10 @@ enum TextCharset {
     /// The `charset` parameter of a `Content-Type` value, lowercased and unquoted; `nil` when
     /// there is none.
     static func name(inContentType value: String?) -> String? {
-        guard let value else { return nil }
-        for parameter in value.split(separator: ";").dropFirst() {
-            let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            guard pair.count == 2, pair[0].lowercased() == "charset" else { continue }
-            var name = pair[1]
-            if name.count >= 2, name.hasPrefix("\""), name.hasSuffix("\"") {
-                name = String(name.dropFirst().dropLast())
-            }
-            return name.isEmpty ? nil : name.lowercased()
-        }
-        return nil
+        guard let value, var name = MediaType.parameters(of: value).first(where: { $0.name == "charset" })?.value
+        else { return nil }
+        if name.count >= 2, name.hasPrefix("\""), name.hasSuffix("\"") { name = String(name.dropFirst().dropLast()) }
+        return name.isEmpty ? nil : name.lowercased()
     }
 
     /// The encoding of an IANA charset name (and its common aliases); `nil` for one Foundation
