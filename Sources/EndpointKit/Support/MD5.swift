@@ -27,14 +27,8 @@ package enum MD5 {
     /// The 16-byte digest of `data`.
     package static func hash(_ data: Data) -> Data {
         var (a0, b0, c0, d0): (UInt32, UInt32, UInt32, UInt32) = (0x6745_2301, 0xefcd_ab89, 0x98ba_dcfe, 0x1032_5476)
-        var message = [UInt8](data)
-        let bitLength = UInt64(message.count) * 8
-        message.append(0x80)
-        while message.count % 64 != 56 { message.append(0) }
         // The length goes in little-endian, unlike SHA-256.
-        for shift in stride(from: 0, through: 56, by: 8) {
-            message.append(UInt8(truncatingIfNeeded: bitLength >> shift))
-        }
+        let message = MessagePadding.padded(data, lengthBigEndian: false)
         var words = [UInt32](repeating: 0, count: 16)
         for block in stride(from: 0, to: message.count, by: 64) {
             for index in 0..<16 {
