@@ -21,24 +21,35 @@ enum PercentEncoding {
     private static let hex = Array("0123456789ABCDEF".utf8)
 
     private static func encode(_ string: String, keeping context: UInt8, keepEscapes: Bool) -> String {
+        let table = self.table
+        return encode(string, keepEscapes: keepEscapes, spaceAsPlus: false) { table[Int($0)] & context != 0 }
+    }
+
+    /// Escapes every byte `keeps` refuses as `%XX` (a space as `+` when `spaceAsPlus`), keeping
+    /// valid `%XX` escapes when `keepEscapes`.
+    @inline(__always)
+    private static func encode(
+        _ string: String, keepEscapes: Bool, spaceAsPlus: Bool, keeps: (UInt8) -> Bool
+    ) -> String {
         // Most paths and values need no escaping at all: return them as they are (checked on the
         // contiguous bytes, without the UTF-8 view's index checks).
-        let table = self.table
         var string = string
-        if string.withUTF8({ bytes in bytes.allSatisfy { table[Int($0)] & context != 0 } }) { return string }
+        if string.withUTF8({ bytes in bytes.allSatisfy(keeps) }) { return string }
         let bytes = Array(string.utf8)
         var out = [UInt8]()
         out.reserveCapacity(bytes.count + 8)
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]
-            if table[Int(byte)] & context != 0 {
+            if keeps(byte) {
                 out.append(byte)
             } else if keepEscapes, byte == UInt8(ascii: "%"), index + 2 < bytes.count,
                 isHex(bytes[index + 1]), isHex(bytes[index + 2])
             {
                 out.append(contentsOf: bytes[index...index + 2])
                 index += 2
+            } else if spaceAsPlus, byte == UInt8(ascii: " ") {
+                out.append(UInt8(ascii: "+"))
             } else {
                 out.append(UInt8(ascii: "%"))
                 out.append(hex[Int(byte >> 4)])
@@ -75,22 +86,7 @@ enum PercentEncoding {
     /// Encodes a query or form name or value as `spelling` says; `nil` is the rule above.
     static func encodeQueryComponent(_ string: String, spelling: QuerySpelling?) -> String {
         guard let spelling else { return encode(string, keeping: query, keepEscapes: false) }
-        var string = string
-        if string.withUTF8({ bytes in bytes.allSatisfy { spelling.keeps($0) } }) { return string }
-        var out = [UInt8]()
-        out.reserveCapacity(string.utf8.count + 8)
-        for byte in string.utf8 {
-            if spelling.keeps(byte) {
-                out.append(byte)
-            } else if byte == UInt8(ascii: " "), spelling.spaceAsPlus {
-                out.append(UInt8(ascii: "+"))
-            } else {
-                out.append(UInt8(ascii: "%"))
-                out.append(hex[Int(byte >> 4)])
-                out.append(hex[Int(byte & 0x0F)])
-            }
-        }
-        return String(decoding: out, as: UTF8.self)
+        return encode(string, keepEscapes: false, spaceAsPlus: spelling.spaceAsPlus, keeps: spelling.keeps)
     }
 }
 
