@@ -18,6 +18,8 @@ let package = Package(
         .library(name: "EndpointKitOutbox", targets: ["EndpointKitOutbox"]),
         .library(name: "EndpointKitComposition", targets: ["EndpointKitComposition"]),
         .executable(name: "endpointkit-demo", targets: ["EndpointKitDemo"]),
+        // Request types, models and sample responses from an OpenAPI document (Docs/OpenAPI.md).
+        .executable(name: "endpointkit-openapi", targets: ["EndpointKitOpenAPI"]),
     ],
     targets: [
         // Declarations of the libcurl API that CurlTransport uses; libcurl.so.4 is loaded at run time.
@@ -66,6 +68,18 @@ let package = Package(
             ]
         ),
         .testTarget(name: "EndpointKitTestServerTests", dependencies: ["EndpointKitTestServer"]),
+        // The OpenAPI generator: a JSON and YAML reader of its own, the generator, its command line.
+        // Not libraries: an app never links them.
+        .target(name: "EndpointKitOpenAPIReader"),
+        .target(name: "EndpointKitOpenAPIGenerator", dependencies: ["EndpointKitOpenAPIReader"]),
+        .executableTarget(name: "EndpointKitOpenAPI", dependencies: ["EndpointKitOpenAPIGenerator"]),
+        .testTarget(
+            name: "EndpointKitOpenAPITests",
+            dependencies: [
+                "EndpointKitOpenAPIReader", "EndpointKitOpenAPIGenerator", "EndpointKit", "EndpointKitStubs",
+                "EndpointKitStreaming", "EndpointKitTestServer",
+            ]
+        ),
         // The testing kit's own tests, in XCTest and Swift Testing.
         .testTarget(
             name: "EndpointKitTestingTests",
