@@ -20,6 +20,9 @@ let package = Package(
         .executable(name: "endpointkit-demo", targets: ["EndpointKitDemo"]),
         // Request types, models and sample responses from an OpenAPI document (Docs/OpenAPI.md).
         .executable(name: "endpointkit-openapi", targets: ["EndpointKitOpenAPI"]),
+        // `swift package generate-endpoints ...`, and generation at build time from a target's openapi.yaml.
+        .plugin(name: "GenerateEndpoints", targets: ["GenerateEndpoints"]),
+        .plugin(name: "EndpointKitOpenAPIBuildPlugin", targets: ["EndpointKitOpenAPIBuildPlugin"]),
     ],
     targets: [
         // Declarations of the libcurl API that CurlTransport uses; libcurl.so.4 is loaded at run time.
@@ -73,6 +76,19 @@ let package = Package(
         .target(name: "EndpointKitOpenAPIReader"),
         .target(name: "EndpointKitOpenAPIGenerator", dependencies: ["EndpointKitOpenAPIReader"]),
         .executableTarget(name: "EndpointKitOpenAPI", dependencies: ["EndpointKitOpenAPIGenerator"]),
+        .plugin(
+            name: "GenerateEndpoints",
+            capability: .command(
+                intent: .custom(verb: "generate-endpoints", description: "Generate endpoints from an OpenAPI document"),
+                permissions: [.writeToPackageDirectory(reason: "Writes the generated endpoints to the --output folder")]
+            ),
+            dependencies: ["EndpointKitOpenAPI"],
+            path: "Sources/GenerateEndpointsCommand"
+        ),
+        .plugin(
+            name: "EndpointKitOpenAPIBuildPlugin", capability: .buildTool(), dependencies: ["EndpointKitOpenAPI"],
+            path: "Sources/EndpointKitOpenAPIBuildPlugin"
+        ),
         .testTarget(
             name: "EndpointKitOpenAPITests",
             dependencies: [
