@@ -18,7 +18,9 @@ struct EndpointKitOpenAPIBuildPlugin: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) async throws -> [Command] {
         guard let target = target as? SourceModuleTarget else { return [] }
         let files = target.sourceFiles.map(\.url)
-        guard let document = Self.documentNames.lazy.compactMap({ name in files.first { $0.lastPathComponent == name } }).first
+        guard
+            let document = Self.documentNames.lazy.compactMap({ name in files.first { $0.lastPathComponent == name } })
+                .first
         else {
             Diagnostics.warning(
                 "\(target.name): no openapi.yaml, openapi.yml or openapi.json in the target; nothing generated")
