@@ -165,9 +165,8 @@ extension YAMLParser {
                 try mapping.add(key: key, isMerge: false, value: value, parser: self, at: entryStart)
             } else {
                 let key = try implicitKey()
-                let valueStart = index
                 let value = try blockNode(parent: column, mode: .value)
-                try mapping.add(key: key.text, isMerge: key.isMerge, value: value, parser: self, at: valueStart)
+                try mapping.add(key: key.text, isMerge: key.isMerge, value: value, parser: self, at: entryStart)
                 try finishLine()
                 try skipToNextContent()
             }

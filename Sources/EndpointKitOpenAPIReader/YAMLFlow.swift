@@ -49,6 +49,7 @@ extension YAMLParser {
                 try mapping.add(key: key, isMerge: isMerge, value: value, parser: self, at: entryStart)
             }
             try skipFlowSpace()
+            if atEnd { throw error("unterminated flow \(isSequence ? "sequence" : "mapping")", at: open) }
             if current == UInt8(ascii: ",") {
                 index += 1
             } else if current != close {
