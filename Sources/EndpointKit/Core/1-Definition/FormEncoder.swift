@@ -120,10 +120,17 @@ public struct FormEncoder: Sendable {
 }
 
 /// An `Encodable` value to write as query parameters or a form body, with its encoder: written
-/// when the request is built, when the client's array encoding is known.
-package struct EncodableParameters: Sendable {
+/// when the request is built, when the client's array encoding is known. A class: parameters and
+/// bodies are copied several times per request, and one reference copies in a word where the
+/// existential and the encoder took a value-witness call each (about 500 instructions a request).
+package final class EncodableParameters: Sendable {
     let value: any Encodable & Sendable
     let encoder: FormEncoder
+
+    init(value: any Encodable & Sendable, encoder: FormEncoder) {
+        self.value = value
+        self.encoder = encoder
+    }
 
     /// The value's type, for messages.
     var typeName: String { String(describing: type(of: value)) }
