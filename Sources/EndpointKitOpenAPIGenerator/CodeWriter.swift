@@ -19,6 +19,13 @@ struct CodeWriter {
         line("}")
     }
 
+    /// Writes `switch … {`, its cases at the same depth (Swift's usual style), then `}`.
+    mutating func switchBlock(_ header: String, _ body: (inout CodeWriter) -> Void) {
+        line(header + " {")
+        body(&self)
+        line("}")
+    }
+
     /// Writes `///` lines for `text`: every kind of line break splits it, control characters are
     /// dropped and trailing blank lines removed. Nothing for empty text.
     mutating func documentation(_ text: String?) {

@@ -32,7 +32,10 @@ package struct JSONPointer: Hashable, Sendable, CustomStringConvertible {
 
     /// `#` and each token after a `/`, with `~` written `~0` and `/` written `~1`.
     package var description: String {
-        "#" + tokens.map { "/" + $0.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1") }
+        "#"
+            + tokens.map {
+                "/" + $0.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+            }
             .joined()
     }
 }

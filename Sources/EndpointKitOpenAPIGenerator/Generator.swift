@@ -50,7 +50,10 @@ package enum Generator {
         var skipped: [String] = []
         if !options.filters {
             for schema in document.schemas where !options.skippedSchemas.contains(schema.name) {
-                do { _ = try translator.component(schema.name, from: JSONPointer(["components", "schemas", schema.name])) } catch {
+                do {
+                    _ = try translator.component(
+                        schema.name, from: JSONPointer(["components", "schemas", schema.name]))
+                } catch {
                     skipped.append("schema \(schema.name)")
                 }
             }
@@ -59,9 +62,11 @@ package enum Generator {
         var plans: [RequestPlan] = []
         for (operation, name) in zip(operations, requestNames) {
             do {
-                plans.append(try builder.plan(operation, name: name, translator: &translator, diagnostics: &diagnostics))
+                plans.append(
+                    try builder.plan(operation, name: name, translator: &translator, diagnostics: &diagnostics))
             } catch {
-                diagnostics.append(Diagnostic(.error, at: error.pointer, error.message + "; the operation \(name) is skipped"))
+                diagnostics.append(
+                    Diagnostic(.error, at: error.pointer, error.message + "; the operation \(name) is skipped"))
                 skipped.append("operation \(name)")
             }
         }
@@ -90,7 +95,8 @@ package enum Generator {
             declarations.removeAll { declaration in
                 guard let name = missing(declaration.referencedNames) else { return false }
                 diagnostics.append(
-                    Diagnostic(.error, at: JSONPointer(), "\(declaration.name) uses \(name), which is skipped; it is skipped"))
+                    Diagnostic(
+                        .error, at: JSONPointer(), "\(declaration.name) uses \(name), which is skipped; it is skipped"))
                 skipped.append("schema \(declaration.name)")
                 declared.remove(declaration.name)
                 changed = true
@@ -99,7 +105,10 @@ package enum Generator {
         }
         plans.removeAll { plan in
             guard let name = missing(plan.referencedNames) else { return false }
-            diagnostics.append(Diagnostic(.error, at: plan.operation.pointer, "it uses \(name), which is skipped; the operation \(plan.name) is skipped"))
+            diagnostics.append(
+                Diagnostic(
+                    .error, at: plan.operation.pointer,
+                    "it uses \(name), which is skipped; the operation \(plan.name) is skipped"))
             skipped.append("operation \(plan.name)")
             return true
         }

@@ -60,7 +60,8 @@ struct Layout {
         guard options.layout == .tag else { return plans.map { ($0.name, [$0]) } }
         var groups: [(name: String, plans: [RequestPlan])] = []
         for plan in plans {
-            let name = plan.operation.tags.first.map { options.typePrefix + Naming.typeName($0) + "Requests" } ?? "Requests"
+            let name =
+                plan.operation.tags.first.map { options.typePrefix + Naming.typeName($0) + "Requests" } ?? "Requests"
             if let index = groups.firstIndex(where: { $0.name == name }) {
                 groups[index].plans.append(plan)
             } else {

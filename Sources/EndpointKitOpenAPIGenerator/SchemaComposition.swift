@@ -43,19 +43,24 @@ extension SchemaTranslator {
             guard let resolved = references.node(at: target) else {
                 throw Unsupported(pointer, "the reference \(reference) points at nothing in the document")
             }
-            if let component = References.componentSchemaName(target) { _ = try self.component(component, from: pointer) }
+            if let component = References.componentSchemaName(target) {
+                _ = try self.component(component, from: pointer)
+            }
             try collect(resolved, at: target, into: &members, required: &required, seen: &seen)
             return
         }
         let types = Self.types(of: node).filter { $0 != "null" }
         guard types.isEmpty || types == ["object"] else {
-            throw Unsupported(pointer, "allOf combines an object with a schema of type \(types.joined(separator: ", "))")
+            throw Unsupported(
+                pointer, "allOf combines an object with a schema of type \(types.joined(separator: ", "))")
         }
         for (index, member) in (node["allOf"]?.elements ?? []).enumerated() {
-            try collect(member, at: pointer.appending("allOf", String(index)), into: &members, required: &required, seen: &seen)
+            try collect(
+                member, at: pointer.appending("allOf", String(index)), into: &members, required: &required, seen: &seen)
         }
         if node["properties"] == nil, node["oneOf"] != nil || node["anyOf"] != nil {
-            diagnostics.append(Diagnostic(.warning, at: pointer, "oneOf or anyOf inside allOf is left out of the struct"))
+            diagnostics.append(
+                Diagnostic(.warning, at: pointer, "oneOf or anyOf inside allOf is left out of the struct"))
         }
         for member in node["properties"]?.members ?? [] {
             let entry = (key: member.key, node: member.value, pointer: pointer.appending("properties", member.key))
@@ -121,7 +126,9 @@ extension SchemaTranslator {
     private func caseName(_ type: SwiftType) -> String {
         switch type {
         case .named(let name):
-            let base = !prefix.isEmpty && name.hasPrefix(prefix) && name != prefix ? String(name.dropFirst(prefix.count)) : name
+            let base =
+                !prefix.isEmpty && name.hasPrefix(prefix) && name != prefix
+                ? String(name.dropFirst(prefix.count)) : name
             let member = Naming.memberName(base)
             return Naming.unusableMembers.contains(member) ? member + "Value" : member
         case .array(let element): return caseName(element) + "Array"

@@ -75,6 +75,7 @@ struct SchemaTranslator {
         componentStates[name] = .inProgress
         let schemaPointer = JSONPointer(["components", "schemas", name])
         do {
+            if node["$ref"] != nil { _ = try references.resolve(node, at: schemaPointer) }
             var usage = try self.usage(of: node, at: schemaPointer, name: swiftName, claimed: true)
             if usage.type != .named(swiftName) {
                 declarations.append(

@@ -10,7 +10,8 @@ struct References: Sendable {
         var current = root
         for token in pointer.tokens {
             switch current {
-            case .object: guard let next = current[token] else { return nil }
+            case .object:
+                guard let next = current[token] else { return nil }
                 current = next
             case .array(let elements):
                 guard let index = Int(token), elements.indices.contains(index) else { return nil }

@@ -34,7 +34,9 @@ struct ParametersWriter {
     }
 
     /// The body of `parameters`.
-    private func bodyParameters(_ plan: RequestPlan, body: RequestPlan.Member?, query: [String], into code: inout CodeWriter) {
+    private func bodyParameters(
+        _ plan: RequestPlan, body: RequestPlan.Member?, query: [String], into code: inout CodeWriter
+    ) {
         var expression: String
         let name = body.map { Naming.escaped($0.name) } ?? ""
         switch plan.bodyKind {
@@ -42,9 +44,11 @@ struct ParametersWriter {
         case .json: expression = Self.call(".json($0)", name, optional: body?.optional == true)
         case .form: expression = Self.call(".form(encoding: $0)", name, optional: body?.optional == true)
         case .text(let type):
-            expression = Self.call(".text($0, contentType: \(Naming.literal(type)))", name, optional: body?.optional == true)
+            expression = Self.call(
+                ".text($0, contentType: \(Naming.literal(type)))", name, optional: body?.optional == true)
         case .data(let type):
-            expression = Self.call(".data($0, contentType: \(Naming.literal(type)))", name, optional: body?.optional == true)
+            expression = Self.call(
+                ".data($0, contentType: \(Naming.literal(type)))", name, optional: body?.optional == true)
         case .multipart:
             code.line("var form = MultipartFormData()")
             for member in plan.members { if case .part(let key) = member.role { part(member, key, into: &code) } }
@@ -86,7 +90,8 @@ struct ParametersWriter {
                 ? "QueryValue.array(\(value).map { \(catalog.text(element, "$0")) })"
                 : "QueryValue.string(\(value).map { \(catalog.text(element, "$0")) }.joined(separator: \",\"))"
         case .dictionary(let element) where catalog.isScalar(element):
-            text = "QueryValue.dictionary(sortedByKey: \(value).mapValues { QueryValue.string(\(catalog.text(element, "$0"))) })"
+            text =
+                "QueryValue.dictionary(sortedByKey: \(value).mapValues { QueryValue.string(\(catalog.text(element, "$0"))) })"
         default:
             text = "QueryValue.string(\(catalog.text(member.type, value)))"
         }
@@ -101,18 +106,24 @@ struct ParametersWriter {
         var lines: [String]
         switch member.type {
         case .named(let type) where type == multipartFile:
-            lines = ["form.append(\(value).data, name: \(field), fileName: \(value).fileName, mimeType: \(value).contentType)"]
+            lines = [
+                "form.append(\(value).data, name: \(field), fileName: \(value).fileName, mimeType: \(value).contentType)"
+            ]
         case .array(.named(let type)) where type == multipartFile:
             lines = [
                 "for file in \(value) {",
                 "    form.append(file.data, name: \(field), fileName: file.fileName, mimeType: file.contentType)", "}",
             ]
         case .array(let element) where catalog.isScalar(element):
-            lines = ["for item in \(value) {", "    form.append(\(catalog.text(element, "item")), name: \(field))", "}"]
+            lines = [
+                "for item in \(value) {", "    form.append(\(catalog.text(element, "item")), name: \(field))", "}",
+            ]
         case let type where catalog.isScalar(type):
             lines = ["form.append(\(catalog.text(type, value)), name: \(field))"]
         default:
-            lines = ["form.append(\(catalog.coders).jsonData(\(value)), name: \(field), mimeType: \"application/json\")"]
+            lines = [
+                "form.append(\(catalog.coders).jsonData(\(value)), name: \(field), mimeType: \"application/json\")"
+            ]
         }
         guard member.optional else {
             for line in lines { code.line(line) }
@@ -133,7 +144,8 @@ struct ParametersWriter {
             let value = member.optional ? "value" : name
             let statement: String
             switch member.role {
-            case .header(let header): statement = "headers[\(Naming.literal(header))] = \(catalog.text(member.type, value))"
+            case .header(let header):
+                statement = "headers[\(Naming.literal(header))] = \(catalog.text(member.type, value))"
             case .cookie(let cookie):
                 if !cookies {
                     code.line("var cookies: [String] = []")
@@ -150,7 +162,9 @@ struct ParametersWriter {
             }
         }
         if cookies {
-            code.block("if !cookies.isEmpty") { code in code.line("headers[\"Cookie\"] = cookies.joined(separator: \"; \")") }
+            code.block("if !cookies.isEmpty") { code in
+                code.line("headers[\"Cookie\"] = cookies.joined(separator: \"; \")")
+            }
         }
         code.line("return headers")
     }

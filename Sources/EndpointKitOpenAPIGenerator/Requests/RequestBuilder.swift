@@ -35,7 +35,8 @@ struct RequestBuilder {
         for variable in Self.pathVariables(operation.path)
         where !parameters.contains(where: { $0.location == "path" && $0.name == variable }) {
             diagnostics.append(
-                Diagnostic(.warning, at: operation.pointer, "the path parameter \(variable) is not declared; it is a String"))
+                Diagnostic(
+                    .warning, at: operation.pointer, "the path parameter \(variable) is not declared; it is a String"))
             parameters.append(
                 Parameter(
                     pointer: operation.pointer, name: variable, location: "path", required: true, schema: nil,
@@ -86,7 +87,8 @@ struct RequestBuilder {
         }
         var usage = TypeUsage(.named("String"))
         if let schema = parameter.schema {
-            usage = try translator.usage(of: schema.node, at: schema.pointer, name: name + Naming.typeName(parameter.name))
+            usage = try translator.usage(
+                of: schema.node, at: schema.pointer, name: name + Naming.typeName(parameter.name))
         }
         var memberName = Naming.memberName(parameter.name)
         if Self.requestMembers.contains(memberName) || memberName == "body" { memberName += "Value" }
@@ -125,13 +127,15 @@ struct RequestBuilder {
         switch kind {
         case .text:
             plan.members.append(
-                .init(name: scope.claim("body"), type: .named("String"), optional: !body.required,
-                      documentation: documentation, role: .body))
+                .init(
+                    name: scope.claim("body"), type: .named("String"), optional: !body.required,
+                    documentation: documentation, role: .body))
             return
         case .data:
             plan.members.append(
-                .init(name: scope.claim("body"), type: .named("Data"), optional: !body.required,
-                      documentation: documentation, role: .body))
+                .init(
+                    name: scope.claim("body"), type: .named("Data"), optional: !body.required,
+                    documentation: documentation, role: .body))
             return
         default: break
         }
@@ -146,15 +150,17 @@ struct RequestBuilder {
             }
             for property in structure.properties {
                 plan.members.append(
-                    .init(name: scope.claim(property.name), type: partType(property.type), optional: property.optional,
-                          documentation: property.documentation, role: .part(property.key)))
+                    .init(
+                        name: scope.claim(property.name), type: partType(property.type), optional: property.optional,
+                        documentation: property.documentation, role: .part(property.key)))
             }
             return
         }
         let bodyName = scope.claim("body")
         plan.members.append(
-            .init(name: bodyName, type: usage.type, optional: !body.required && structure == nil,
-                  documentation: documentation, role: .body))
+            .init(
+                name: bodyName, type: usage.type, optional: !body.required && structure == nil,
+                documentation: documentation, role: .body))
         if let structure, structure.properties.allSatisfy({ !scope.taken.contains($0.name) }) {
             plan.flattened = (structure.name, structure.properties)
         }
@@ -170,7 +176,9 @@ struct RequestBuilder {
     }
 
     /// The struct a type names (through aliases), with its properties.
-    static func structure(named type: SwiftType, in translator: SchemaTranslator) -> (name: String, properties: [Property])? {
+    static func structure(
+        named type: SwiftType, in translator: SchemaTranslator
+    ) -> (name: String, properties: [Property])? {
         guard case .named(let name) = type else { return nil }
         for declaration in translator.declarations where declaration.name == name {
             switch declaration {

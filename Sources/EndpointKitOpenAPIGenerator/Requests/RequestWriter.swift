@@ -97,7 +97,9 @@ struct RequestWriter {
             for member in plan.members {
                 let name = Naming.escaped(member.name)
                 if let flattened = plan.flattened, member.role == .body {
-                    let arguments = flattened.properties.map { "\(Naming.escaped($0.name)): \(Naming.escaped($0.name))" }
+                    let arguments = flattened.properties.map {
+                        "\(Naming.escaped($0.name)): \(Naming.escaped($0.name))"
+                    }
                     code.line("self.\(name) = \(flattened.type)(\(arguments.joined(separator: ", ")))")
                 } else {
                     code.line("self.\(name) = \(name)")

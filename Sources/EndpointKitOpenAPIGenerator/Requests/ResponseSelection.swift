@@ -9,7 +9,9 @@ extension RequestBuilder {
         plan.status = Int(success.status) ?? 200
         let contents = success.body.contents
         let mediaTypes = contents.map { $0.mediaType.split(separator: ";").first.map(String.init) ?? $0.mediaType }
-        if let index = mediaTypes.firstIndex(where: { $0 == "application/json" || $0.hasSuffix("+json") || $0.hasSuffix("/json") }) {
+        if let index = mediaTypes.firstIndex(where: {
+            $0 == "application/json" || $0.hasSuffix("+json") || $0.hasSuffix("/json")
+        }) {
             let content = contents[index]
             plan.response = .named("JSONValue")
             if let schema = content.schema {

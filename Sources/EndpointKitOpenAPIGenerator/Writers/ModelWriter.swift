@@ -21,7 +21,9 @@ struct ModelWriter {
     }
 
     /// A struct with its properties, memberwise initializer and coding keys.
-    private func structure(_ name: String, _ documentation: String?, _ properties: [Property], into code: inout CodeWriter) {
+    private func structure(
+        _ name: String, _ documentation: String?, _ properties: [Property], into code: inout CodeWriter
+    ) {
         code.documentation(documentation ?? "The `\(name)` schema.")
         code.block("nonisolated \(access)struct \(name): Codable, Hashable, Sendable") { code in
             for property in properties {
@@ -41,7 +43,8 @@ struct ModelWriter {
                     }
                 }
                 code.line("/// The storage of `\(property.name)`, boxed: the type contains itself through it.")
-                code.line("private var _\(property.name): \(indirect)<\(property.type.code)>\(property.optional ? "?" : "")")
+                code.line(
+                    "private var _\(property.name): \(indirect)<\(property.type.code)>\(property.optional ? "?" : "")")
             }
             code.line()
             code.line("/// Creates a value from its properties; optional ones default to `nil`.")
@@ -89,7 +92,7 @@ struct ModelWriter {
             code.line()
             code.line("/// The case for `rawValue`: ``unknown(_:)`` for a value not listed.")
             code.block("\(access)init(rawValue: \(raw))") { code in
-                code.block("switch rawValue") { code in
+                code.switchBlock("switch rawValue") { code in
                     for item in cases { code.line("case \(literal(item.value)): self = .\(Naming.escaped(item.name))") }
                     code.line("default: self = .unknown(rawValue)")
                 }
@@ -97,7 +100,7 @@ struct ModelWriter {
             code.line()
             code.line("/// The value as sent.")
             code.block("\(access)var rawValue: \(raw)") { code in
-                code.block("switch self") { code in
+                code.switchBlock("switch self") { code in
                     for item in cases { code.line("case .\(Naming.escaped(item.name)): \(literal(item.value))") }
                     code.line("case .unknown(let value): value")
                 }
@@ -152,12 +155,14 @@ struct UnionWriter {
                 guard discriminator != nil else {
                     attempts(untagged, into: &code)
                     code.line("throw DecodingError.dataCorrupted(")
-                    code.line("    DecodingError.Context(codingPath: decoder.codingPath, debugDescription: \"No case of \(name) matches.\"))")
+                    code.line(
+                        "    DecodingError.Context(codingPath: decoder.codingPath, debugDescription: \"No case of \(name) matches.\"))"
+                    )
                     return
                 }
                 code.line("let container = try decoder.container(keyedBy: DiscriminatorKey.self)")
                 code.line("let kind = try container.decode(String.self, forKey: .discriminator)")
-                code.block("switch kind") { code in
+                code.switchBlock("switch kind") { code in
                     for item in tagged {
                         code.line("case \(item.values.map(Naming.literal).joined(separator: ", ")):")
                         code.line("    self = .\(Naming.escaped(item.name))(try \(item.type.code)(from: decoder))")
@@ -168,12 +173,13 @@ struct UnionWriter {
                 }
                 attempts(untagged, into: &code)
                 code.line("throw DecodingError.dataCorruptedError(")
-                code.line("    forKey: .discriminator, in: container, debugDescription: \"Unknown \(name) kind \\(kind).\")")
+                code.line(
+                    "    forKey: .discriminator, in: container, debugDescription: \"Unknown \(name) kind \\(kind).\")")
             }
             code.line()
             code.line("/// Encodes the case's value.")
             code.block("\(access)func encode(to encoder: any Encoder) throws") { code in
-                code.block("switch self") { code in
+                code.switchBlock("switch self") { code in
                     for item in cases {
                         code.line("case .\(Naming.escaped(item.name))(let value): try value.encode(to: encoder)")
                     }

@@ -11,7 +11,8 @@ struct SampleWriter {
         code.block("nonisolated extension \(plan.name): SampleResponseProviding") { code in
             code.line("/// The example, with status \(plan.status).")
             let json = Self.json(example)
-            code.line("\(access)var sampleResponse: StubResponse { .json(\(Self.rawLiteral(json)), status: \(plan.status)) }")
+            code.line(
+                "\(access)var sampleResponse: StubResponse { .json(\(Self.rawLiteral(json)), status: \(plan.status)) }")
         }
     }
 

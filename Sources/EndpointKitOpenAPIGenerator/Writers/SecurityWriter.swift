@@ -32,29 +32,40 @@ struct SecurityWriter {
             }
             code.line()
             code.line("/// Adds the credential to the request.")
-            code.block("\(access)func adapt(_ request: URLRequest, context: RequestContext) async throws -> URLRequest") {
+            code.block("\(access)func adapt(_ request: URLRequest, context: RequestContext) async throws -> URLRequest")
+            {
                 code in
                 code.line("var request = request")
                 switch scheme.kind {
                 case .basic:
                     code.line("let (username, password) = try await \(provided)()")
-                    code.line("let value = HTTPHeaders.authorization(username: username, password: password)[\"Authorization\"]")
+                    code.line(
+                        "let value = HTTPHeaders.authorization(username: username, password: password)[\"Authorization\"]"
+                    )
                     code.line("request.setValue(value, forHTTPHeaderField: \"Authorization\")")
                 case .bearer:
-                    code.line("request.setValue(\"Bearer \" + (try await \(provided)()), forHTTPHeaderField: \"Authorization\")")
+                    code.line(
+                        "request.setValue(\"Bearer \" + (try await \(provided)()), forHTTPHeaderField: \"Authorization\")"
+                    )
                 case .apiKey(let key, "header"):
                     code.line("request.setValue(try await \(provided)(), forHTTPHeaderField: \(Naming.literal(key)))")
                 case .apiKey(let key, "query"):
                     code.line("let value = try await \(provided)()")
-                    code.block("if let url = request.url, var components = URLComponents(url: url, resolvingAgainstBaseURL: false)") {
+                    code.block(
+                        "if let url = request.url, var components = URLComponents(url: url, resolvingAgainstBaseURL: false)"
+                    ) {
                         code in
-                        code.line("components.queryItems = (components.queryItems ?? []) + [URLQueryItem(name: \(Naming.literal(key)), value: value)]")
+                        code.line(
+                            "components.queryItems = (components.queryItems ?? []) + [URLQueryItem(name: \(Naming.literal(key)), value: value)]"
+                        )
                         code.line("request.url = components.url ?? url")
                     }
                 case .apiKey(let key, _):
                     code.line("let cookie = \(Naming.literal(key + "=")) + (try await \(provided)())")
                     code.line("let existing = request.value(forHTTPHeaderField: \"Cookie\")")
-                    code.line("request.setValue(existing.map { $0 + \"; \" + cookie } ?? cookie, forHTTPHeaderField: \"Cookie\")")
+                    code.line(
+                        "request.setValue(existing.map { $0 + \"; \" + cookie } ?? cookie, forHTTPHeaderField: \"Cookie\")"
+                    )
                 }
                 code.line("return request")
             }

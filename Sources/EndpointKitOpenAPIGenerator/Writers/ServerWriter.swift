@@ -12,7 +12,9 @@ struct ServerWriter {
                 if index > 0 { code.line() }
                 let base = server.description.map(Naming.memberName) ?? "server\(index + 1)"
                 let name = Naming.escaped(scope.claim(base.count > 40 ? "server\(index + 1)" : base))
-                code.documentation([server.description, "`\(RequestWriter.plain(server.url))`"].compactMap { $0 }.joined(separator: "\n\n"))
+                code.documentation(
+                    [server.description, "`\(RequestWriter.plain(server.url))`"].compactMap { $0 }.joined(
+                        separator: "\n\n"))
                 guard !server.variables.isEmpty else {
                     code.line("\(access)static let \(name): URL? = URL(string: \(Naming.literal(server.url)))")
                     continue

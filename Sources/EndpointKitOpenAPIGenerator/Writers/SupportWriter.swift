@@ -18,7 +18,9 @@ struct SupportWriter {
                     code.line("decoder in")
                     code.line("let container = try decoder.singleValueContainer()")
                     code.line("let text = try container.decode(String.self)")
-                    code.block("if let date = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text)") {
+                    code.block(
+                        "if let date = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text)"
+                    ) {
                         $0.line("return date")
                     }
                     code.block("if let date = try? Date.ISO8601FormatStyle().parse(text)") { $0.line("return date") }
