@@ -27,7 +27,7 @@ func run() -> Int32 {
     var options = arguments.options
     options.sourceName = specURL.lastPathComponent
     let root: Node
-    do { root = try SpecReader.read([UInt8](data)) } catch {
+    do { root = try DocumentReader.read([UInt8](data)) } catch {
         printError("error: \(arguments.spec):\(error.description)")
         return 65
     }
