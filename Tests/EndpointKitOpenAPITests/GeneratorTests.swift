@@ -87,8 +87,11 @@ final class GeneratorTests: XCTestCase {
             code.contains(
                 "public init(dryRun: Bool? = nil, model: String, messages: [CreateMessageRequestMessagesItem], maxTokens: Int, metadata: CreateMessageRequestMetadata? = nil)"
             ))
-        XCTAssertTrue(code.contains(".json(body).appendingQuery(["))
-        XCTAssertTrue(code.contains("\"tag\": tagValue.map { value in QueryValue.array(value.map { $0 }) } ?? .none,"))
+        XCTAssertTrue(code.contains("return .json(body).appendingQuery(query)"))
+        XCTAssertTrue(
+            code.contains(
+                "if let value = tagValue {\n            query.append(\"tag\", QueryValue.array(value.map { $0 }))"))
+        XCTAssertTrue(code.contains("query.append(\"status\", QueryValue.string(status.rawValue))"))
         XCTAssertTrue(code.contains("QueryValue.string(value.map { String($0) }.joined(separator: \",\"))"))
         XCTAssertTrue(code.contains("cookies.append(\"session=\" + value)"))
         XCTAssertTrue(code.contains("var path: RequestPath { \"/pets/\\(String(petId))\" }"))

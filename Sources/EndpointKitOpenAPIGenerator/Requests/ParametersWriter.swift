@@ -7,9 +7,21 @@ struct ParametersWriter {
 
     /// Writes `parameters` and `headers` when the request has any.
     func write(_ plan: RequestPlan, into code: inout CodeWriter) {
-        let query = plan.members.compactMap { member -> String? in
-            guard case .query(let name, let explode, _) = member.role else { return nil }
-            return "\(Naming.literal(name)): \(queryValue(member, explode: explode)),"
+        // Statements, not one dictionary literal: the type checker gives up on long literals of
+        // optional chains.
+        var query: [String] = []
+        for (name, value) in Self.fixedQuery(plan.operation.path) {
+            query.append("query.append(\(Naming.literal(name)), \(Naming.literal(value)))")
+        }
+        for member in plan.members {
+            guard case .query(let name, let explode, _) = member.role else { continue }
+            let value = queryValue(member, explode: explode)
+            let statement = "query.append(\(Naming.literal(name)), \(value))"
+            if member.optional {
+                query += ["if let value = \(Naming.escaped(member.name)) {", "    " + statement, "}"]
+            } else {
+                query.append(statement)
+            }
         }
         let body = plan.members.first { $0.role == .body }
         if !query.isEmpty || plan.bodyKind != .none {
@@ -33,14 +45,24 @@ struct ParametersWriter {
         }
     }
 
+    /// The name/value pairs after a `?` in a path template (`/sessions?beta=true`), sent always.
+    static func fixedQuery(_ path: String) -> [(String, String)] {
+        guard let mark = path.firstIndex(of: "?") else { return [] }
+        return path[path.index(after: mark)...].split(separator: "&").map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+            return (parts[0], parts.count > 1 ? parts[1] : "")
+        }
+    }
+
     /// The body of `parameters`.
     private func bodyParameters(
         _ plan: RequestPlan, body: RequestPlan.Member?, query: [String], into code: inout CodeWriter
     ) {
         var expression: String
         let name = body.map { Naming.escaped($0.name) } ?? ""
+        var statements: [String] = []
         switch plan.bodyKind {
-        case .none: expression = ".query(["
+        case .none: expression = ".query(query)"
         case .json: expression = Self.call(".json($0)", name, optional: body?.optional == true)
         case .form: expression = Self.call(".form(encoding: $0)", name, optional: body?.optional == true)
         case .text(let type):
@@ -50,24 +72,22 @@ struct ParametersWriter {
             expression = Self.call(
                 ".data($0, contentType: \(Naming.literal(type)))", name, optional: body?.optional == true)
         case .multipart:
-            code.line("var form = MultipartFormData()")
-            for member in plan.members { if case .part(let key) = member.role { part(member, key, into: &code) } }
+            var form = CodeWriter()
+            form.line("var form = MultipartFormData()")
+            for member in plan.members { if case .part(let key) = member.role { part(member, key, into: &form) } }
+            statements = form.lines
             expression = ".multipart(form)"
         }
-        if plan.bodyKind == .none {
-            code.line(".query([")
-            for item in query { code.line("    " + item) }
-            code.line("])")
+        if !query.isEmpty {
+            statements += ["var query: QueryItems = []"] + query
+            if plan.bodyKind != .none { expression += ".appendingQuery(query)" }
+        }
+        guard !statements.isEmpty else {
+            code.line(expression)
             return
         }
-        let prefix = plan.bodyKind == .multipart ? "return " : ""
-        guard !query.isEmpty else {
-            code.line(prefix + expression)
-            return
-        }
-        code.line(prefix + expression + ".appendingQuery([")
-        for item in query { code.line("    " + item) }
-        code.line("])")
+        for statement in statements { code.line(statement) }
+        code.line("return " + expression)
     }
 
     /// `call` (a factory with `$0` for the body) applied to the body, or to the optional body
@@ -95,7 +115,7 @@ struct ParametersWriter {
         default:
             text = "QueryValue.string(\(catalog.text(member.type, value)))"
         }
-        return member.optional ? "\(name).map { value in \(text) } ?? .none" : text
+        return text
     }
 
     /// One part of a multipart body.

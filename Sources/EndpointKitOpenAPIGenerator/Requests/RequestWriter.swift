@@ -112,7 +112,7 @@ struct RequestWriter {
     private func path(_ plan: RequestPlan) -> String {
         var literal = ""
         var variable: String?
-        for character in plan.operation.path {
+        for character in plan.operation.path.prefix(while: { $0 != "?" }) {
             if character == "{" {
                 variable = ""
             } else if character == "}", let name = variable {
