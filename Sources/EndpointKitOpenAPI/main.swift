@@ -38,7 +38,7 @@ func run() -> Int32 {
     }
     for diagnostic in result.diagnostics { printError("\(arguments.spec): \(diagnostic)") }
     do { try OutputDirectory(url: URL(fileURLWithPath: arguments.output)).write(result.files) } catch {
-        printError("error: \(error)")
+        printError("error: " + ((error as? Arguments.Problem)?.message ?? "cannot write \(arguments.output): \(error)"))
         return 73
     }
     let seconds = Date().timeIntervalSince(start)

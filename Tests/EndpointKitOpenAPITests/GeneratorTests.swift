@@ -211,6 +211,17 @@ final class GeneratorTests: XCTestCase {
         XCTAssertTrue(code.contains("/// Multi-line */ description."))
     }
 
+    func testYAMLAndJSONVariantsGenerateTheSameCode() throws {
+        let json = try GeneratorFixtures.generate("constructs-3.1.json") { $0.samples = false }
+        let yaml = try GeneratorFixtures.generate("constructs-3.1.yaml") { $0.samples = false }
+        XCTAssertEqual(json.files.map(\.name), yaml.files.map(\.name))
+        for (first, second) in zip(json.files, yaml.files) {
+            XCTAssertEqual(
+                first.contents.split(separator: "\n").dropFirst(), second.contents.split(separator: "\n").dropFirst())
+        }
+        XCTAssertEqual(json.diagnostics.map(\.description), yaml.diagnostics.map(\.description))
+    }
+
     func testDocumentsThatAreNotOpenAPI3AreRefused() {
         XCTAssertThrowsError(try Generator.generate(.array([]), options: GeneratorOptions()))
         XCTAssertThrowsError(
