@@ -73,6 +73,10 @@ enum Naming {
     /// A member name as written in code: keywords in backticks.
     static func escaped(_ name: String) -> String { keywords.contains(name) ? "`\(name)`" : name }
 
+    /// A member name as an argument label of a call: only `inout` needs
+    /// backticks there (the compiler warns about others).
+    static func label(_ name: String) -> String { name == "inout" ? "`\(name)`" : name }
+
     /// A name as a Swift string literal's content: `\`, `"` and control characters escaped.
     static func literal(_ text: String) -> String {
         var result = "\""

@@ -109,6 +109,11 @@ final class GeneratorTests: XCTestCase {
         XCTAssertTrue(code.contains("public typealias Response = String"))
     }
 
+    func testKeywordLabelsAreEscapedOnlyWhereTheCompilerNeedsIt() throws {
+        let code = try constructs()
+        XCTAssertTrue(code.contains("self.body = NewPet(name: name, tag: tag, default: `default`, var: `var`, `inout`: `inout`)"))
+    }
+
     func testServersAndSecurity() throws {
         let code = try constructs()
         XCTAssertTrue(code.contains("public static let production: URL? = URL(string: \"https://api.example.com/v1\")"))

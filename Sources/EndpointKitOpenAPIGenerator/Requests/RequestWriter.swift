@@ -98,7 +98,7 @@ struct RequestWriter {
                 let name = Naming.escaped(member.name)
                 if let flattened = plan.flattened, member.role == .body {
                     let arguments = flattened.properties.map {
-                        "\(Naming.escaped($0.name)): \(Naming.escaped($0.name))"
+                        "\(Naming.label($0.name)): \(Naming.escaped($0.name))"
                     }
                     code.line("self.\(name) = \(flattened.type)(\(arguments.joined(separator: ", ")))")
                 } else {
