@@ -111,7 +111,9 @@ final class GeneratorTests: XCTestCase {
 
     func testKeywordLabelsAreEscapedOnlyWhereTheCompilerNeedsIt() throws {
         let code = try constructs()
-        XCTAssertTrue(code.contains("self.body = NewPet(name: name, tag: tag, default: `default`, var: `var`, `inout`: `inout`)"))
+        XCTAssertTrue(
+            code.contains(
+                "self.body = NewPet(name: name, tag: tag, default: `default`, var: `var`, `inout`: `inout`)"))
     }
 
     func testServersAndSecurity() throws {
