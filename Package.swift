@@ -89,6 +89,13 @@ let package = Package(
             name: "EndpointKitOpenAPIBuildPlugin", capability: .buildTool(), dependencies: ["EndpointKitOpenAPI"],
             path: "Sources/EndpointKitOpenAPIBuildPlugin"
         ),
+        // Endpoints generated at build time from its openapi.yaml (the build-tool plugin), sent to the
+        // test server and decoded: the plugin, the generated code and the samples together.
+        .testTarget(
+            name: "EndpointKitOpenAPIRoundTripTests",
+            dependencies: ["EndpointKit", "EndpointKitStubs", "EndpointKitStreaming", "EndpointKitTestServer"],
+            plugins: ["EndpointKitOpenAPIBuildPlugin"]
+        ),
         .testTarget(
             name: "EndpointKitOpenAPITests",
             dependencies: [

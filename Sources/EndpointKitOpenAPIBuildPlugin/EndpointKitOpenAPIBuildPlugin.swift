@@ -5,8 +5,8 @@ import PackagePlugin
 /// `openapi.yaml`, `openapi.yml` or `openapi.json`, and optionally `endpointkit-openapi.yaml` with
 /// the generator's options. The generated Swift goes to the build folder, never into the sources.
 ///
-/// Sample responses and contracts are generated when the target depends on EndpointKitStubs (or
-/// EndpointKitTesting), which they import.
+/// Sample responses, sample requests and contracts are generated when the target depends on
+/// EndpointKitStubs (or EndpointKitTesting), which they import.
 @main
 struct EndpointKitOpenAPIBuildPlugin: BuildToolPlugin {
     /// The documents the plugin reads, in the order it looks for them.
@@ -28,7 +28,10 @@ struct EndpointKitOpenAPIBuildPlugin: BuildToolPlugin {
         }
         let configuration = files.first { $0.lastPathComponent == Self.configurationName }
         let output = context.pluginWorkDirectoryURL.appending(path: "GeneratedEndpoints")
-        var arguments = ["generate", "--spec", document.path, "--output", output.path, "--layout", "single"]
+        var arguments = [
+            "generate", "--spec", document.path, "--output", output.path, "--layout", "single", "--name",
+            Self.baseName, "--model-files", "\(Self.modelFiles)",
+        ]
         if let configuration { arguments += ["--config", configuration.path] }
         let samples = Self.dependsOnStubs(target)
         if !samples { arguments.append("--no-samples") }
@@ -38,8 +41,20 @@ struct EndpointKitOpenAPIBuildPlugin: BuildToolPlugin {
                 executable: try context.tool(named: "endpointkit-openapi").url,
                 arguments: arguments,
                 inputFiles: [document] + (configuration.map { [$0] } ?? []),
-                outputFiles: ["Endpoints.swift", "Samples.swift"].map { output.appending(path: $0) })
+                outputFiles: Self.outputNames(samples: samples).map { output.appending(path: $0) })
         ]
+    }
+
+    /// The base name of the generated files.
+    static let baseName = "GeneratedEndpoints"
+    /// How many files the models are split into, so that a build uses both cores and each
+    /// compiler process holds a part: fixed, because a build command names its outputs in advance.
+    static let modelFiles = 4
+
+    /// The files one generation writes, known before it runs.
+    static func outputNames(samples: Bool) -> [String] {
+        [baseName + ".swift"] + (1...modelFiles).map { "\(baseName)+Models\($0).swift" }
+            + (samples ? [baseName + "+Samples.swift"] : [])
     }
 
     /// Whether the target can import EndpointKitStubs, which samples and contracts need.
