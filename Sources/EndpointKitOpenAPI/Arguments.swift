@@ -1,4 +1,5 @@
 import EndpointKitOpenAPIGenerator
+import EndpointKitOpenAPIReader
 
 /// The command line, read by hand: `generate --spec FILE --output DIR [options]`.
 struct Arguments {
@@ -6,13 +7,17 @@ struct Arguments {
     struct Problem: Error {
         /// What is wrong.
         var message: String
+        /// The exit status: 64 (usage), 65 (a configuration that cannot be read), 66 (no such file).
+        var status: Int32 = 64
+        /// Whether the usage text follows the message.
+        var usage = true
     }
 
     /// The document's path.
     var spec = ""
     /// The output directory.
     var output = ""
-    /// The generator's options.
+    /// The generator's options: the configuration file's, then the command line's.
     var options = GeneratorOptions()
     /// Whether `--help` was asked for.
     var help = false
@@ -28,6 +33,12 @@ struct Arguments {
           --spec FILE             The OpenAPI document.
           --output DIR            Where to write the Swift files (created if needed). Only files
                                   this tool wrote there before are replaced or removed.
+          --config FILE           Options from a YAML or JSON mapping with the keys tags, paths,
+                                  operations, skipSchemas (lists of strings), access, prefix,
+                                  layout, name (strings), modelFiles (an integer) and samples
+                                  (true or false). An option also given on the command line,
+                                  before or after --config, is the command line's: a repeated
+                                  option's list replaces the file's list.
           --tag TAG               Only operations with this tag (repeatable).
           --path PATH             Only operations on this path or below it: /users selects
                                   /users and /users/{id} (repeatable).
@@ -36,14 +47,21 @@ struct Arguments {
           --prefix PREFIX         Put before every generated type name.
           --skip-schema NAME      Do not generate this component schema; uses of it are
                                   JSONValue (repeatable).
-          --layout LAYOUT         single (default: one file), operation (a file per operation)
-                                  or tag (a file per first tag); models have their own file.
+          --layout LAYOUT         single (default): NAME.swift (requests, servers, security),
+                                  NAME+Models1.swift... and NAME+Samples.swift, the same files
+                                  whatever the document. operation (a file per operation) or
+                                  tag (a file per first tag): Models1.swift..., Support.swift,
+                                  Security.swift and the requests' files.
+          --name NAME             The single layout's base file name (default API).
+          --model-files N         Exactly N model files, the declarations spread over them by
+                                  lines (some may hold none). Default: one per about 1500 lines,
+                                  so that they compile in parallel and in less memory.
           --no-samples            Do not write sample responses.
           -h, --help              Show this help.
         """
 
-    /// Reads the arguments after the program name.
-    init(_ arguments: [String]) throws(Problem) {
+    /// Reads the arguments after the program name; `readFile` reads the `--config` file.
+    init(_ arguments: [String], readFile: (String) -> [UInt8]? = { _ in nil }) throws(Problem) {
         var remaining = arguments[...]
         guard let command = remaining.popFirst() else { throw Problem(message: "no command: use generate") }
         if command == "--help" || command == "-h" || command == "help" {
@@ -57,39 +75,88 @@ struct Arguments {
             }
             return value
         }
-        while let argument = remaining.popFirst() {
-            switch argument {
-            case "--help", "-h": help = true
-            case "--spec": spec = try value(argument)
-            case "--output": output = try value(argument)
-            case "--tag": options.tags.append(try value(argument))
-            case "--path": options.paths.append(try value(argument))
-            case "--operation": options.operationIDs.append(try value(argument))
-            case "--prefix":
-                let prefix = try value(argument)
-                guard prefix.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }),
-                    prefix.first?.isNumber != true
-                else { throw Problem(message: "--prefix must be letters, digits and _, not starting with a digit") }
-                options.typePrefix = prefix
-            case "--skip-schema": options.skippedSchemas.append(try value(argument))
-            case "--no-samples": options.samples = false
-            case "--access":
-                let level = try value(argument)
-                guard let access = GeneratorOptions.AccessLevel(rawValue: level) else {
-                    throw Problem(message: "--access must be public, package or internal, not \(level)")
+        var config: String?
+        var line = Overrides()
+        do {
+            while let argument = remaining.popFirst() {
+                switch argument {
+                case "--help", "-h": help = true
+                case "--spec": spec = try value(argument)
+                case "--output": output = try value(argument)
+                case "--config": config = try value(argument)
+                case "--tag": line.tags.append(try value(argument))
+                case "--path": line.paths.append(try value(argument))
+                case "--operation": line.operationIDs.append(try value(argument))
+                case "--skip-schema": line.skippedSchemas.append(try value(argument))
+                case "--prefix": line.typePrefix = try GeneratorOptions.prefix(value(argument), argument)
+                case "--no-samples": line.samples = false
+                case "--access": line.accessLevel = try GeneratorOptions.accessLevel(value(argument), argument)
+                case "--layout": line.layout = try GeneratorOptions.layout(value(argument), argument)
+                case "--name": line.name = try GeneratorOptions.fileName(value(argument), argument)
+                case "--model-files": line.modelFiles = try GeneratorOptions.modelFiles(value(argument), argument)
+                default: throw Problem(message: "unknown option \(argument)")
                 }
-                options.accessLevel = access
-            case "--layout":
-                let name = try value(argument)
-                guard let layout = GeneratorOptions.Layout(rawValue: name) else {
-                    throw Problem(message: "--layout must be single, operation or tag, not \(name)")
-                }
-                options.layout = layout
-            default: throw Problem(message: "unknown option \(argument)")
             }
+        } catch let error as OptionError {
+            throw Problem(message: error.message)
+        } catch let error as Problem {
+            throw error
+        } catch {
+            throw Problem(message: "\(error)")
         }
         if help { return }
         if spec.isEmpty { throw Problem(message: "--spec is required") }
         if output.isEmpty { throw Problem(message: "--output is required") }
+        if let config {
+            guard let bytes = readFile(config) else {
+                throw Problem(message: "cannot read \(config)", status: 66, usage: false)
+            }
+            do { try options.apply(configuration: DocumentReader.read(bytes)) } catch let error as ReadError {
+                throw Problem(message: "\(config):\(error.description)", status: 65, usage: false)
+            } catch let error as OptionError {
+                throw Problem(message: "\(config): \(error.message)", usage: false)
+            } catch {
+                throw Problem(message: "\(config): \(error)", usage: false)
+            }
+        }
+        line.apply(to: &options)
+    }
+}
+
+/// The options the command line gives, which win over the configuration file's.
+private struct Overrides {
+    /// `--tag`s.
+    var tags: [String] = []
+    /// `--path`s.
+    var paths: [String] = []
+    /// `--operation`s.
+    var operationIDs: [String] = []
+    /// `--skip-schema`s.
+    var skippedSchemas: [String] = []
+    /// `--access`.
+    var accessLevel: GeneratorOptions.AccessLevel?
+    /// `--prefix`.
+    var typePrefix: String?
+    /// `--layout`.
+    var layout: GeneratorOptions.Layout?
+    /// `--name`.
+    var name: String?
+    /// `--model-files`.
+    var modelFiles: Int?
+    /// `--no-samples`.
+    var samples: Bool?
+
+    /// Sets the options given; a list given replaces the configuration's.
+    func apply(to options: inout GeneratorOptions) {
+        if !tags.isEmpty { options.tags = tags }
+        if !paths.isEmpty { options.paths = paths }
+        if !operationIDs.isEmpty { options.operationIDs = operationIDs }
+        if !skippedSchemas.isEmpty { options.skippedSchemas = skippedSchemas }
+        if let accessLevel { options.accessLevel = accessLevel }
+        if let typePrefix { options.typePrefix = typePrefix }
+        if let layout { options.layout = layout }
+        if let name { options.name = name }
+        if let modelFiles { options.modelFiles = modelFiles }
+        if let samples { options.samples = samples }
     }
 }

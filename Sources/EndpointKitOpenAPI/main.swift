@@ -10,9 +10,13 @@ func printError(_ text: String) {
 /// Runs the command and returns the exit status.
 func run() -> Int32 {
     let arguments: Arguments
-    do { arguments = try Arguments(Array(CommandLine.arguments.dropFirst())) } catch {
-        printError("error: \(error.message)\n\n\(Arguments.usage)")
-        return 64
+    do {
+        arguments = try Arguments(Array(CommandLine.arguments.dropFirst())) { path in
+            (try? Data(contentsOf: URL(fileURLWithPath: path))).map { [UInt8]($0) }
+        }
+    } catch {
+        printError("error: \(error.message)" + (error.usage ? "\n\n\(Arguments.usage)" : ""))
+        return error.status
     }
     if arguments.help {
         print(Arguments.usage)

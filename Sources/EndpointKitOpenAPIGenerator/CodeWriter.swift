@@ -62,3 +62,8 @@ struct CodeWriter {
     /// The text, each line followed by a newline.
     var text: String { lines.map { $0 + "\n" }.joined() }
 }
+
+extension CodeWriter {
+    /// Appends the lines of `other` as they are.
+    mutating func append(_ other: CodeWriter) { lines += other.lines }
+}

@@ -24,17 +24,20 @@ struct Layout {
         let security = !document.securitySchemes.isEmpty
         switch options.layout {
         case .single:
+            let base = options.name
             var code = CodeWriter()
-            models(into: &code)
             requests(plans, into: &code)
             supportCode(into: &code)
             securityCode(into: &code)
-            files.append(file(names.claim("API"), code, streaming: streaming, networking: security))
-            if let samples = samples(plans) { files.append(file(names.claim("Samples"), samples, stubs: true)) }
+            files.append(file(names.claim(base), code, streaming: streaming, networking: security))
+            for (index, chunk) in modelChunks().enumerated() {
+                files.append(file(names.claim("\(base)+Models\(index + 1)"), chunk))
+            }
+            if options.samples { files.append(file(names.claim(base + "+Samples"), samples(plans), stubs: true)) }
         case .operation, .tag:
-            var shared = CodeWriter()
-            models(into: &shared)
-            files.append(file(names.claim("Models"), shared))
+            for (index, chunk) in modelChunks().enumerated() {
+                files.append(file(names.claim("Models\(index + 1)"), chunk))
+            }
             var supportWriter = CodeWriter()
             supportCode(into: &supportWriter)
             files.append(file(names.claim("Support"), supportWriter))
@@ -47,7 +50,8 @@ struct Layout {
                 var code = CodeWriter()
                 requests(group.plans, into: &code)
                 files.append(file(names.claim(group.name), code, streaming: group.plans.contains(where: \.streaming)))
-                if let samples = samples(group.plans) {
+                let samples = samples(group.plans)
+                if options.samples, !samples.lines.isEmpty {
                     files.append(file(names.claim(group.name + "+Samples"), samples, stubs: true))
                 }
             }
@@ -90,7 +94,8 @@ struct Layout {
         }
         var lines = code.lines
         while lines.first == "" { lines.removeFirst() }
-        return GeneratedFile(name: name + ".swift", contents: head.text + "\n" + lines.map { $0 + "\n" }.joined())
+        let body = lines.isEmpty ? "" : "\n" + lines.map { $0 + "\n" }.joined()
+        return GeneratedFile(name: name + ".swift", contents: head.text + body)
     }
 
     /// The first line of every generated file.
@@ -99,14 +104,33 @@ struct Layout {
             + "Do not edit: generate it again."
     }
 
-    /// Every schema declaration, a blank line between.
-    private func models(into code: inout CodeWriter) {
+    /// The schema declarations in document order, cut between declarations into the model files:
+    /// `options.modelFiles` of them, or one per about ``linesPerModelFile`` lines. A declaration
+    /// goes to the file its middle line falls in, so the files have about equal lines and one
+    /// longer than a file's share makes that file longer (and may leave a neighbour with none).
+    private func modelChunks() -> [CodeWriter] {
         let writer = ModelWriter(access: access, indirect: support.indirect)
-        for declaration in declarations {
+        let written = declarations.map { declaration in
+            var code = CodeWriter()
             code.line()
             writer.write(declaration, into: &code)
+            return code
         }
+        let total = written.reduce(0) { $0 + $1.lines.count }
+        let count = max(1, options.modelFiles ?? (total + Self.linesPerModelFile - 1) / Self.linesPerModelFile)
+        var chunks = Array(repeating: CodeWriter(), count: count)
+        var before = 0
+        for code in written {
+            let middle = before + code.lines.count / 2
+            chunks[min(count - 1, middle * count / max(total, 1))].append(code)
+            before += code.lines.count
+        }
+        return chunks
     }
+
+    /// The lines of a model file when `--model-files` is not given: several smaller files compile
+    /// in parallel and each compiler process holds less than one large file's.
+    static let linesPerModelFile = 1500
 
     /// The requests, a blank line between.
     private func requests(_ plans: [RequestPlan], into code: inout CodeWriter) {
@@ -150,9 +174,8 @@ struct Layout {
         }
     }
 
-    /// The sample responses of `plans` that have an example; `nil` when none has.
-    private func samples(_ plans: [RequestPlan]) -> CodeWriter? {
-        guard options.samples else { return nil }
+    /// The sample responses of `plans` that have an example (no lines when none has).
+    private func samples(_ plans: [RequestPlan]) -> CodeWriter {
         let writer = SampleWriter(access: access)
         var code = CodeWriter()
         for plan in plans where !plan.streaming {
@@ -160,7 +183,7 @@ struct Layout {
             code.line()
             writer.write(plan, example: example, into: &code)
         }
-        return code.lines.isEmpty ? nil : code
+        return code
     }
 }
 

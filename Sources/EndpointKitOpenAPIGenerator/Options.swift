@@ -15,11 +15,12 @@ package struct GeneratorOptions: Sendable, Hashable {
 
     /// How the generated code is split into files.
     package enum Layout: String, Sendable, CaseIterable {
-        /// One file with every declaration (samples in their own file).
+        /// `NAME.swift` with the requests, servers and security, `NAME+Models1.swift`… with the
+        /// models and `NAME+Samples.swift`: the same file names whatever the document.
         case single
-        /// Models in one file and a file per operation.
+        /// `Models1.swift`…, `Support.swift`, `Security.swift` and a file per operation.
         case operation
-        /// Models in one file and a file per operation's first tag.
+        /// `Models1.swift`…, `Support.swift`, `Security.swift` and a file per operation's first tag.
         case tag
     }
 
@@ -37,6 +38,11 @@ package struct GeneratorOptions: Sendable, Hashable {
     package var skippedSchemas: [String] = []
     /// How the code is split into files.
     package var layout: Layout = .single
+    /// The base name of the single layout's files.
+    package var name: String = "API"
+    /// How many model files are written (some may hold no declaration); `nil`: one per about
+    /// 1500 lines.
+    package var modelFiles: Int? = nil
     /// Whether sample responses are written.
     package var samples: Bool = true
     /// The document's file name, written in every file's header.

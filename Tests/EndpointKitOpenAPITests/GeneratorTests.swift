@@ -22,9 +22,9 @@ final class GeneratorTests: XCTestCase {
 
     func testSchemaNamesClashingWithGeneratedCodeAreRenamed() throws {
         let code = try constructs()
-        XCTAssertTrue(code.contains("public struct ResponseModel: Codable, Hashable, Sendable {"))
+        XCTAssertTrue(code.contains("public struct ResponseModel: Codable, Equatable, Sendable {"))
         XCTAssertTrue(code.contains("public typealias DataModel = String"))
-        XCTAssertTrue(code.contains("public struct ListPetsModel: Codable, Hashable, Sendable {"))
+        XCTAssertTrue(code.contains("public struct ListPetsModel: Codable, Equatable, Sendable {"))
         XCTAssertFalse(code.contains("struct Response:"))
     }
 
@@ -60,11 +60,11 @@ final class GeneratorTests: XCTestCase {
 
     func testCompositions() throws {
         let code = try constructs()
-        XCTAssertTrue(code.contains("public indirect enum Animal: Codable, Hashable, Sendable {"))
+        XCTAssertTrue(code.contains("public indirect enum Animal: Codable, Equatable, Sendable {"))
         XCTAssertTrue(code.contains("case discriminator = \"pet_type\""))
         XCTAssertTrue(code.contains("case \"kitty\":"))
         XCTAssertTrue(code.contains("case \"dog\":"))
-        XCTAssertTrue(code.contains("public indirect enum StringOrNumber: Codable, Hashable, Sendable {"))
+        XCTAssertTrue(code.contains("public indirect enum StringOrNumber: Codable, Equatable, Sendable {"))
         XCTAssertTrue(code.contains("if let value = try? [String](from: decoder) {"))
         // allOf merges the referenced members into one struct.
         let dog = try XCTUnwrap(code.range(of: "public struct Dog: Codable"))
@@ -78,7 +78,7 @@ final class GeneratorTests: XCTestCase {
         XCTAssertTrue(code.contains("private var _parent: Indirect<Node>?"))
         XCTAssertTrue(code.contains("private var _node: Indirect<Node>"))
         XCTAssertTrue(code.contains("public var children: [Node]?"))
-        XCTAssertTrue(code.contains("public struct Indirect<Wrapped: Codable & Hashable & Sendable>"))
+        XCTAssertTrue(code.contains("public struct Indirect<Wrapped: Codable & Equatable & Sendable>"))
     }
 
     func testRequestsParametersAndBodies() throws {
@@ -162,7 +162,7 @@ final class GeneratorTests: XCTestCase {
         XCTAssertEqual(
             names,
             [
-                "Models.swift", "Support.swift", "Security.swift", "PetsRequests.swift", "PetsRequests+Samples.swift",
+                "Models1.swift", "Support.swift", "Security.swift", "PetsRequests.swift", "PetsRequests+Samples.swift",
                 "Requests.swift",
             ])
     }
@@ -190,7 +190,7 @@ final class GeneratorTests: XCTestCase {
             $0.samples = false
         }
         let code = GeneratorFixtures.text(result)
-        XCTAssertTrue(code.contains("nonisolated struct OAPet: Codable, Hashable, Sendable {"))
+        XCTAssertTrue(code.contains("nonisolated struct OAPet: Codable, Equatable, Sendable {"))
         XCTAssertTrue(code.contains("nonisolated struct OAListPets: APIRequest {"))
         XCTAssertTrue(code.contains("    var owner: JSONValue?"))
         XCTAssertFalse(code.contains("public "))

@@ -25,7 +25,7 @@ struct ModelWriter {
         _ name: String, _ documentation: String?, _ properties: [Property], into code: inout CodeWriter
     ) {
         code.documentation(documentation ?? "The `\(name)` schema.")
-        code.block("nonisolated \(access)struct \(name): Codable, Hashable, Sendable") { code in
+        code.block("nonisolated \(access)struct \(name): Codable, Equatable, Sendable") { code in
             for property in properties {
                 let escaped = Naming.escaped(property.name)
                 code.documentation(property.documentation ?? "`\(property.key)`.")
@@ -82,7 +82,7 @@ struct ModelWriter {
         let raw = integer ? "Int" : "String"
         let literal: (String) -> String = { integer ? $0 : Naming.literal($0) }
         code.documentation(documentation ?? "The `\(name)` schema.")
-        code.block("nonisolated \(access)enum \(name): RawRepresentable, Codable, Hashable, Sendable") { code in
+        code.block("nonisolated \(access)enum \(name): RawRepresentable, Codable, Equatable, Sendable") { code in
             for item in cases {
                 code.documentation("`\(CodeWriter.documentationLines(item.value).joined(separator: " "))`.")
                 code.line("case \(Naming.escaped(item.name))")
@@ -134,7 +134,7 @@ struct UnionWriter {
         let untagged = discriminator == nil ? cases : cases.filter { $0.values.isEmpty }
         let discriminator = tagged.isEmpty ? nil : discriminator
         code.documentation(documentation ?? "The `\(name)` schema: one of several types.")
-        code.block("nonisolated \(access)indirect enum \(name): Codable, Hashable, Sendable") { code in
+        code.block("nonisolated \(access)indirect enum \(name): Codable, Equatable, Sendable") { code in
             for item in cases {
                 code.line("/// A `\(item.type.code)`.")
                 code.line("case \(Naming.escaped(item.name))(\(item.type.code))")

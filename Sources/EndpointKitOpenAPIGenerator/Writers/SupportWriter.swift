@@ -59,7 +59,7 @@ struct SupportWriter {
     func indirect(into code: inout CodeWriter) {
         code.line("/// A value stored by reference, so that a struct can contain itself; encoded as the value.")
         code.block(
-            "nonisolated \(access)struct \(prefix)Indirect<Wrapped: Codable & Hashable & Sendable>: Codable, Hashable, Sendable"
+            "nonisolated \(access)struct \(prefix)Indirect<Wrapped: Codable & Equatable & Sendable>: Codable, Equatable, Sendable"
         ) { code in
             code.line("/// The storage.")
             code.block("private final class Storage: Sendable") { code in
@@ -81,8 +81,6 @@ struct SupportWriter {
             code.line("\(access)func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }")
             code.line("/// Whether the values are equal.")
             code.line("\(access)static func == (lhs: Self, rhs: Self) -> Bool { lhs.value == rhs.value }")
-            code.line("/// Hashes the value.")
-            code.line("\(access)func hash(into hasher: inout Hasher) { value.hash(into: &hasher) }")
         }
     }
 
