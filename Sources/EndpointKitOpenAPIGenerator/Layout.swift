@@ -30,7 +30,9 @@ struct Layout {
             supportCode(into: &code)
             securityCode(into: &code)
             files.append(file(names.claim("API"), code, streaming: streaming, networking: security))
-            if let samples = samples(plans) { files.append(file(names.claim("Samples"), samples, stubs: true)) }
+            if let samples = samples(plans, contracts: true) {
+                files.append(file(names.claim("Samples"), samples, stubs: true))
+            }
         case .operation, .tag:
             var shared = CodeWriter()
             models(into: &shared)
@@ -50,6 +52,11 @@ struct Layout {
                 if let samples = samples(group.plans) {
                     files.append(file(names.claim(group.name + "+Samples"), samples, stubs: true))
                 }
+            }
+            if options.samples {
+                var code = CodeWriter()
+                contracts(into: &code)
+                files.append(file(names.claim("Contracts"), code, stubs: true))
             }
         }
         return files
@@ -150,16 +157,14 @@ struct Layout {
         }
     }
 
-    /// The sample responses of `plans` that have an example; `nil` when none has.
-    private func samples(_ plans: [RequestPlan]) -> CodeWriter? {
+    /// The sample responses of `plans` that have an example, with the contracts and sample
+    /// requests of every plan when `contracts`; `nil` when samples are off or there is nothing.
+    private func samples(_ plans: [RequestPlan], contracts: Bool = false) -> CodeWriter? {
         guard options.samples else { return nil }
         let writer = SampleWriter(access: access)
         var code = CodeWriter()
-        for plan in plans where !plan.streaming {
-            guard let example = plan.example else { continue }
-            code.line()
-            writer.write(plan, example: example, into: &code)
-        }
+        for plan in plans { writer.write(plan, into: &code) }
+        if contracts { self.contracts(into: &code) }
         return code.lines.isEmpty ? nil : code
     }
 }
