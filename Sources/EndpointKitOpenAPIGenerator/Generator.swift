@@ -125,6 +125,10 @@ struct SupportNames {
     let multipartFile: String
     /// The servers.
     let servers: String
+    /// The operation contracts (with samples).
+    let contracts: String
+    /// The sample requests (with samples).
+    let sampleRequests: String
 
     /// The names with `prefix`.
     init(prefix: String) {
@@ -132,8 +136,10 @@ struct SupportNames {
         indirect = prefix + "Indirect"
         multipartFile = prefix + "MultipartFile"
         servers = prefix + "Servers"
+        contracts = prefix + "Contracts"
+        sampleRequests = prefix + "SampleRequests"
     }
 
     /// All of them.
-    var all: Set<String> { [coders, indirect, multipartFile, servers] }
+    var all: Set<String> { [coders, indirect, multipartFile, servers, contracts, sampleRequests] }
 }

@@ -33,7 +33,9 @@ struct Layout {
             for (index, chunk) in modelChunks().enumerated() {
                 files.append(file(names.claim("\(base)+Models\(index + 1)"), chunk))
             }
-            if options.samples { files.append(file(names.claim(base + "+Samples"), samples(plans), stubs: true)) }
+            if options.samples {
+                files.append(file(names.claim(base + "+Samples"), samples(plans, contracts: true), stubs: true))
+            }
         case .operation, .tag:
             for (index, chunk) in modelChunks().enumerated() {
                 files.append(file(names.claim("Models\(index + 1)"), chunk))
@@ -54,6 +56,11 @@ struct Layout {
                 if options.samples, !samples.lines.isEmpty {
                     files.append(file(names.claim(group.name + "+Samples"), samples, stubs: true))
                 }
+            }
+            if options.samples {
+                var code = CodeWriter()
+                contracts(into: &code)
+                files.append(file(names.claim("Contracts"), code, stubs: true))
             }
         }
         return files
@@ -174,15 +181,13 @@ struct Layout {
         }
     }
 
-    /// The sample responses of `plans` that have an example (no lines when none has).
-    private func samples(_ plans: [RequestPlan]) -> CodeWriter {
+    /// The sample responses of `plans` that have an example, with the contracts and sample
+    /// requests of every plan when `contracts` (no lines when there is nothing).
+    private func samples(_ plans: [RequestPlan], contracts: Bool = false) -> CodeWriter {
         let writer = SampleWriter(access: access)
         var code = CodeWriter()
-        for plan in plans where !plan.streaming {
-            guard let example = plan.example else { continue }
-            code.line()
-            writer.write(plan, example: example, into: &code)
-        }
+        for plan in plans { writer.write(plan, into: &code) }
+        if contracts { self.contracts(into: &code) }
         return code
     }
 }

@@ -163,7 +163,7 @@ final class GeneratorTests: XCTestCase {
             names,
             [
                 "Models1.swift", "Support.swift", "Security.swift", "PetsRequests.swift", "PetsRequests+Samples.swift",
-                "Requests.swift",
+                "Requests.swift", "Contracts.swift",
             ])
     }
 

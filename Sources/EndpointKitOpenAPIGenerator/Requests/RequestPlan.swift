@@ -69,6 +69,8 @@ struct RequestPlan {
     var status: Int
     /// An example of the response's JSON, for a sample.
     var example: Node?
+    /// The media type of a text or event-stream example; `nil` for JSON.
+    var exampleType: String? = nil
 
     /// The named types it uses.
     var referencedNames: [String] {

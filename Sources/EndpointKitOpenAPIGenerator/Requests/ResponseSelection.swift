@@ -20,10 +20,17 @@ extension RequestBuilder {
                 ).type
             }
             plan.example = content.example ?? content.schema.flatMap { schemaExample($0.node, translator.references) }
-        } else if mediaTypes.contains("text/event-stream") {
+        } else if let index = mediaTypes.firstIndex(of: "text/event-stream") {
             plan.streaming = true
+            plan.example = contents[index].example
+            plan.exampleType = "text/event-stream"
         } else if let first = mediaTypes.first {
-            plan.response = .named(first.hasPrefix("text/") && !first.contains("xml") ? "String" : "Data")
+            let text = first.hasPrefix("text/") && !first.contains("xml")
+            plan.response = .named(text ? "String" : "Data")
+            if text {
+                plan.example = contents[0].example
+                plan.exampleType = first
+            }
         }
     }
 

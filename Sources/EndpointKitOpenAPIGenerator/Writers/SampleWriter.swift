@@ -5,14 +5,37 @@ struct SampleWriter {
     /// The access modifier with its space.
     let access: String
 
-    /// `extension Request: SampleResponseProviding` answering the example with the success status.
-    func write(_ plan: RequestPlan, example: Node, into code: inout CodeWriter) {
+    /// `extension Request: SampleResponseProviding` answering the example with the success status;
+    /// nothing when the plan has no example.
+    func write(_ plan: RequestPlan, into code: inout CodeWriter) {
+        guard let response = Self.response(plan) else { return }
+        code.line()
         code.line("/// The example response of the API description.")
         code.block("nonisolated extension \(plan.name): SampleResponseProviding") { code in
             code.line("/// The example, with status \(plan.status).")
-            let json = Self.json(example)
-            code.line(
-                "\(access)var sampleResponse: StubResponse { .json(\(Self.rawLiteral(json)), status: \(plan.status)) }")
+            code.line("\(access)var sampleResponse: StubResponse { \(response) }")
+        }
+    }
+
+    /// The `StubResponse` of a plan's example: JSON, text of its media type, or an event stream
+    /// (a string example as written, another value as one `data:` line of JSON).
+    static func response(_ plan: RequestPlan) -> String? {
+        guard let example = plan.example else { return nil }
+        switch plan.exampleType {
+        case nil:
+            return ".json(\(rawLiteral(json(example))), status: \(plan.status))"
+        case "text/event-stream"?:
+            var text = example.string ?? "data: " + json(example)
+            let fields = ["data:", "event:", "id:", "retry:", ":"]
+            if !text.split(separator: "\n").allSatisfy({ line in fields.contains { line.hasPrefix($0) } }) {
+                text = text.split(separator: "\n", omittingEmptySubsequences: false).map { "data: " + $0 }
+                    .joined(separator: "\n")
+            }
+            while !text.hasSuffix("\n\n") { text += "\n" }
+            return ".text(\(Naming.literal(text)), status: \(plan.status), contentType: \"text/event-stream\")"
+        case let type?:
+            let text = example.scalarText ?? json(example)
+            return ".text(\(Naming.literal(text)), status: \(plan.status), contentType: \(Naming.literal(type)))"
         }
     }
 
