@@ -19,7 +19,7 @@ let package = Package(
         .library(name: "EndpointKitComposition", targets: ["EndpointKitComposition"]),
         .executable(name: "endpointkit-demo", targets: ["EndpointKitDemo"]),
         // Request types, models and sample responses from an OpenAPI document (Docs/OpenAPI.md).
-        .executable(name: "endpointkit-openapi", targets: ["EndpointKitOpenAPI"]),
+        .executable(name: "endpointkit-openapi", targets: ["endpointkit-openapi"]),
         // `swift package generate-endpoints ...`, and generation at build time from a target's openapi.yaml.
         .plugin(name: "GenerateEndpoints", targets: ["GenerateEndpoints"]),
         .plugin(name: "EndpointKitOpenAPIBuildPlugin", targets: ["EndpointKitOpenAPIBuildPlugin"]),
@@ -75,18 +75,20 @@ let package = Package(
         // Not libraries: an app never links them.
         .target(name: "EndpointKitOpenAPIReader"),
         .target(name: "EndpointKitOpenAPIGenerator", dependencies: ["EndpointKitOpenAPIReader"]),
-        .executableTarget(name: "EndpointKitOpenAPI", dependencies: ["EndpointKitOpenAPIGenerator"]),
+        // Named as its product: a plugin finds its tool by the executable target's name.
+        .executableTarget(
+            name: "endpointkit-openapi", dependencies: ["EndpointKitOpenAPIGenerator"], path: "Sources/EndpointKitOpenAPI"),
         .plugin(
             name: "GenerateEndpoints",
             capability: .command(
                 intent: .custom(verb: "generate-endpoints", description: "Generate endpoints from an OpenAPI document"),
                 permissions: [.writeToPackageDirectory(reason: "Writes the generated endpoints to the --output folder")]
             ),
-            dependencies: ["EndpointKitOpenAPI"],
+            dependencies: ["endpointkit-openapi"],
             path: "Sources/GenerateEndpointsCommand"
         ),
         .plugin(
-            name: "EndpointKitOpenAPIBuildPlugin", capability: .buildTool(), dependencies: ["EndpointKitOpenAPI"],
+            name: "EndpointKitOpenAPIBuildPlugin", capability: .buildTool(), dependencies: ["endpointkit-openapi"],
             path: "Sources/EndpointKitOpenAPIBuildPlugin"
         ),
         // Endpoints generated at build time from its openapi.yaml (the build-tool plugin), sent to the
