@@ -76,7 +76,8 @@ final class RoundTripTests: XCTestCase {
 
     func testAJSONBodyFromAnAllOfIsSentFlatAndTheCreatedValueDecodes() async throws {
         try answer(with: AdmitAnimal(name: "x", kind: .dog))
-        let request = AdmitAnimal(name: "Rex", kind: .dog, details: .dogDetails(DogDetails(kind: "dog", breed: "Collie")))
+        let request = AdmitAnimal(
+            name: "Rex", kind: .dog, details: .dogDetails(DogDetails(kind: "dog", breed: "Collie")))
         let animal = try await client.value(for: request)
         let sent = try XCTUnwrap(exchange.last)
         XCTAssertEqual(sent.method, "POST")
@@ -125,7 +126,8 @@ final class RoundTripTests: XCTestCase {
         let adopter = try await client.value(
             for: RegisterAdopter(name: "Grace Hopper", email: "grace@example.com", newsletter: true))
         let sent = try XCTUnwrap(exchange.last)
-        XCTAssertEqual(String(decoding: sent.body, as: UTF8.self), "name=Grace%20Hopper&email=grace%40example.com&newsletter=true")
+        XCTAssertEqual(
+            String(decoding: sent.body, as: UTF8.self), "name=Grace%20Hopper&email=grace%40example.com&newsletter=true")
         XCTAssertEqual(adopter.since, "2024-02-29")
         XCTAssertEqual(adopter.address?.next?.city, "Bergen")
     }

@@ -9,7 +9,8 @@ final class GuideExampleTests: XCTestCase {
     private func block(_ name: String, in guide: String) throws -> String {
         let lines = guide.components(separatedBy: "\n")
         let marker = try XCTUnwrap(lines.firstIndex(of: "<!-- openapi-example: \(name) -->"), "no \(name) block")
-        let fence = try XCTUnwrap(lines[marker...].firstIndex { $0.hasPrefix("```") }, "no block after the \(name) marker")
+        let fence = try XCTUnwrap(
+            lines[marker...].firstIndex { $0.hasPrefix("```") }, "no block after the \(name) marker")
         let body = lines[(fence + 1)...].prefix { $0 != "```" }
         return body.joined(separator: "\n") + "\n"
     }
