@@ -140,6 +140,7 @@ final class RoundTripTests: XCTestCase {
             if events.count == 2 { break }
         }
         XCTAssertEqual(events, ["admitted Rex", "released Tom"])
+        XCTAssertEqual(WatchEvents().reconnection, .default)  // a GET event stream reconnects
     }
 
     func testEveryOperationWithAnExampleIsInTheSampleRequestsAndRoundTrips() async throws {

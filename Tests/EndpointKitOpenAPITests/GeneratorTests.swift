@@ -18,6 +18,8 @@ final class GeneratorTests: XCTestCase {
         }
         XCTAssertTrue(code.contains("public struct StreamMessage: StreamingRequest {"))
         XCTAssertTrue(code.contains("var format: StreamFormat<ServerSentEvent> { .serverSentEvents }"))
+        // POST /messages/stream answers its request and ends: it must not reconnect (send again).
+        XCTAssertTrue(code.contains("var reconnection: StreamReconnection { .never }"))
     }
 
     func testSchemaNamesClashingWithGeneratedCodeAreRenamed() throws {

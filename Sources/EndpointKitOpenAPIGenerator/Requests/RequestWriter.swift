@@ -38,6 +38,14 @@ struct RequestWriter {
                 code.line()
                 code.line("/// The body is a stream of Server-Sent Events.")
                 code.line("\(access)var format: StreamFormat<ServerSentEvent> { .serverSentEvents }")
+                // A GET event stream reconnects when it drops, as Server-Sent Events do; a stream
+                // that answers a POST (a completion, a chat reply) ends with its reply: reconnecting
+                // would send the request again.
+                if plan.operation.method.uppercased() != "GET" {
+                    code.line()
+                    code.line("/// Never reconnects: the stream answers this request and ends with it.")
+                    code.line("\(access)var reconnection: StreamReconnection { .never }")
+                }
             }
         }
     }
