@@ -57,6 +57,8 @@ struct Arguments {
                                   lines (some may hold none). Default: one per about 1500 lines,
                                   so that they compile in parallel and in less memory.
           --no-samples            Do not write sample responses.
+          --equatable             Make models and unions Equatable (enums always are); off by
+                                  default because it makes the module slower to build.
           -h, --help              Show this help.
         """
 
@@ -90,6 +92,7 @@ struct Arguments {
                 case "--skip-schema": line.skippedSchemas.append(try value(argument))
                 case "--prefix": line.typePrefix = try GeneratorOptions.prefix(value(argument), argument)
                 case "--no-samples": line.samples = false
+                case "--equatable": line.equatable = true
                 case "--access": line.accessLevel = try GeneratorOptions.accessLevel(value(argument), argument)
                 case "--layout": line.layout = try GeneratorOptions.layout(value(argument), argument)
                 case "--name": line.name = try GeneratorOptions.fileName(value(argument), argument)
@@ -145,6 +148,8 @@ private struct Overrides {
     var modelFiles: Int?
     /// `--no-samples`.
     var samples: Bool?
+    /// `--equatable`.
+    var equatable: Bool?
 
     /// Sets the options given; a list given replaces the configuration's.
     func apply(to options: inout GeneratorOptions) {
@@ -158,5 +163,6 @@ private struct Overrides {
         if let name { options.name = name }
         if let modelFiles { options.modelFiles = modelFiles }
         if let samples { options.samples = samples }
+        if let equatable { options.equatable = equatable }
     }
 }

@@ -16,6 +16,7 @@ extension GeneratorOptions {
     /// The keys a configuration file may have, in the order `--help` lists them.
     package static let configurationKeys = [
         "tags", "paths", "operations", "access", "prefix", "skipSchemas", "layout", "name", "modelFiles", "samples",
+        "equatable",
     ]
 
     /// Sets the options a configuration file names: a mapping (YAML or JSON, read by
@@ -43,6 +44,9 @@ extension GeneratorOptions {
             case "samples":
                 guard case .bool(let flag) = value else { throw OptionError("\(key) must be true or false") }
                 samples = flag
+            case "equatable":
+                guard case .bool(let flag) = value else { throw OptionError("\(key) must be true or false") }
+                equatable = flag
             default:
                 throw OptionError(
                     "unknown key \(key); the keys are " + Self.configurationKeys.joined(separator: ", "))

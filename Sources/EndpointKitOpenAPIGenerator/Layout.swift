@@ -116,7 +116,9 @@ struct Layout {
     /// goes to the file its middle line falls in, so the files have about equal lines and one
     /// longer than a file's share makes that file longer (and may leave a neighbour with none).
     private func modelChunks() -> [CodeWriter] {
-        let writer = ModelWriter(access: access, indirect: support.indirect)
+        let writer = ModelWriter(
+            access: access, indirect: support.indirect,
+            conformances: options.equatable ? "Codable, Equatable, Sendable" : "Codable, Sendable")
         let written = declarations.map { declaration in
             var code = CodeWriter()
             code.line()

@@ -44,7 +44,7 @@ final class GeneratorLayoutTests: XCTestCase {
             },
             [
                 "Models1.swift", "Models2.swift", "Support.swift", "Security.swift", "PetsRequests.swift",
-                "PetsRequests+Samples.swift", "Requests.swift",
+                "PetsRequests+Samples.swift", "Requests.swift", "Contracts.swift",
             ])
     }
 

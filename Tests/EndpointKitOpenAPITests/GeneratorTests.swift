@@ -24,9 +24,9 @@ final class GeneratorTests: XCTestCase {
 
     func testSchemaNamesClashingWithGeneratedCodeAreRenamed() throws {
         let code = try constructs()
-        XCTAssertTrue(code.contains("public struct ResponseModel: Codable, Equatable, Sendable {"))
+        XCTAssertTrue(code.contains("public struct ResponseModel: Codable, Sendable {"))
         XCTAssertTrue(code.contains("public typealias DataModel = String"))
-        XCTAssertTrue(code.contains("public struct ListPetsModel: Codable, Equatable, Sendable {"))
+        XCTAssertTrue(code.contains("public struct ListPetsModel: Codable, Sendable {"))
         XCTAssertFalse(code.contains("struct Response:"))
     }
 
@@ -62,11 +62,11 @@ final class GeneratorTests: XCTestCase {
 
     func testCompositions() throws {
         let code = try constructs()
-        XCTAssertTrue(code.contains("public indirect enum Animal: Codable, Equatable, Sendable {"))
+        XCTAssertTrue(code.contains("public indirect enum Animal: Codable, Sendable {"))
         XCTAssertTrue(code.contains("case discriminator = \"pet_type\""))
         XCTAssertTrue(code.contains("case \"kitty\":"))
         XCTAssertTrue(code.contains("case \"dog\":"))
-        XCTAssertTrue(code.contains("public indirect enum StringOrNumber: Codable, Equatable, Sendable {"))
+        XCTAssertTrue(code.contains("public indirect enum StringOrNumber: Codable, Sendable {"))
         XCTAssertTrue(code.contains("if let value = try? [String](from: decoder) {"))
         // allOf merges the referenced members into one struct.
         let dog = try XCTUnwrap(code.range(of: "public struct Dog: Codable"))
@@ -75,12 +75,21 @@ final class GeneratorTests: XCTestCase {
         XCTAssertTrue(dogBody.contains("public var bark: Bool"))
     }
 
+    func testModelsAreEquatableOnlyWhenAsked() throws {
+        XCTAssertTrue(try constructs().contains("public struct Pet: Codable, Sendable {"))
+        let result = try GeneratorFixtures.generate("constructs-3.1.json") { $0.equatable = true }
+        let code = GeneratorFixtures.text(result)
+        XCTAssertTrue(code.contains("public struct Pet: Codable, Equatable, Sendable {"))
+        XCTAssertTrue(code.contains("public indirect enum Animal: Codable, Equatable, Sendable {"))
+    }
+
     func testRecursiveStructsAreBoxed() throws {
         let code = try constructs()
         XCTAssertTrue(code.contains("private var _parent: Indirect<Node>?"))
         XCTAssertTrue(code.contains("private var _node: Indirect<Node>"))
         XCTAssertTrue(code.contains("public var children: [Node]?"))
-        XCTAssertTrue(code.contains("public struct Indirect<Wrapped: Codable & Equatable & Sendable>"))
+        XCTAssertTrue(code.contains("public struct Indirect<Wrapped: Codable & Sendable>"))
+        XCTAssertTrue(code.contains("extension Indirect: Equatable where Wrapped: Equatable"))
     }
 
     func testRequestsParametersAndBodies() throws {
@@ -192,7 +201,7 @@ final class GeneratorTests: XCTestCase {
             $0.samples = false
         }
         let code = GeneratorFixtures.text(result)
-        XCTAssertTrue(code.contains("nonisolated struct OAPet: Codable, Equatable, Sendable {"))
+        XCTAssertTrue(code.contains("nonisolated struct OAPet: Codable, Sendable {"))
         XCTAssertTrue(code.contains("nonisolated struct OAListPets: APIRequest {"))
         XCTAssertTrue(code.contains("    var owner: JSONValue?"))
         XCTAssertFalse(code.contains("public "))

@@ -4,6 +4,8 @@ struct ModelWriter {
     let access: String
     /// The name of the box type for recursive properties.
     let indirect: String
+    /// The conformances of structs and unions: `Codable, Sendable`, with `Equatable` when asked.
+    let conformances: String
 
     /// Writes one declaration.
     func write(_ declaration: Declaration, into code: inout CodeWriter) {
@@ -13,7 +15,7 @@ struct ModelWriter {
         case .enumeration(let name, let documentation, let cases, let integer):
             enumeration(name, documentation, cases, integer: integer, into: &code)
         case .union(let name, let documentation, let cases, let discriminator):
-            UnionWriter(access: access).write(name, documentation, cases, discriminator, into: &code)
+            UnionWriter(access: access, conformances: conformances).write(name, documentation, cases, discriminator, into: &code)
         case .alias(let name, let documentation, let type):
             code.documentation(documentation ?? "The `\(name)` schema.")
             code.line("\(access)typealias \(name) = \(type.code)")
@@ -25,7 +27,7 @@ struct ModelWriter {
         _ name: String, _ documentation: String?, _ properties: [Property], into code: inout CodeWriter
     ) {
         code.documentation(documentation ?? "The `\(name)` schema.")
-        code.block("nonisolated \(access)struct \(name): Codable, Equatable, Sendable") { code in
+        code.block("nonisolated \(access)struct \(name): \(conformances)") { code in
             for property in properties {
                 let escaped = Naming.escaped(property.name)
                 code.documentation(property.documentation ?? "`\(property.key)`.")
@@ -124,6 +126,8 @@ struct ModelWriter {
 struct UnionWriter {
     /// The access modifier with its space.
     let access: String
+    /// `Codable, Sendable`, with `Equatable` when asked.
+    let conformances: String
 
     /// The enum, decoded by the discriminator when there is one, else by trying each case in order.
     func write(
@@ -134,7 +138,7 @@ struct UnionWriter {
         let untagged = discriminator == nil ? cases : cases.filter { $0.values.isEmpty }
         let discriminator = tagged.isEmpty ? nil : discriminator
         code.documentation(documentation ?? "The `\(name)` schema: one of several types.")
-        code.block("nonisolated \(access)indirect enum \(name): Codable, Equatable, Sendable") { code in
+        code.block("nonisolated \(access)indirect enum \(name): \(conformances)") { code in
             for item in cases {
                 code.line("/// A `\(item.type.code)`.")
                 code.line("case \(Naming.escaped(item.name))(\(item.type.code))")

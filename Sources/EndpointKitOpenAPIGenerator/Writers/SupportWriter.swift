@@ -59,7 +59,7 @@ struct SupportWriter {
     func indirect(into code: inout CodeWriter) {
         code.line("/// A value stored by reference, so that a struct can contain itself; encoded as the value.")
         code.block(
-            "nonisolated \(access)struct \(prefix)Indirect<Wrapped: Codable & Equatable & Sendable>: Codable, Equatable, Sendable"
+            "nonisolated \(access)struct \(prefix)Indirect<Wrapped: Codable & Sendable>: Codable, Sendable"
         ) { code in
             code.line("/// The storage.")
             code.block("private final class Storage: Sendable") { code in
@@ -79,6 +79,10 @@ struct SupportWriter {
             code.line("\(access)init(from decoder: any Decoder) throws { self.init(try Wrapped(from: decoder)) }")
             code.line("/// Encodes the value.")
             code.line("\(access)func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }")
+        }
+        code.line()
+        code.line("/// Equal when the values are.")
+        code.block("nonisolated extension \(prefix)Indirect: Equatable where Wrapped: Equatable") { code in
             code.line("/// Whether the values are equal.")
             code.line("\(access)static func == (lhs: Self, rhs: Self) -> Bool { lhs.value == rhs.value }")
         }
