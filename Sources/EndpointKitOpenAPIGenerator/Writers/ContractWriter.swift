@@ -49,8 +49,9 @@ struct ContractWriter {
                 ) { code in
                     for schema in schemas[index..<min(index + Self.schemasPerFunction, schemas.count)] {
                         let pointer = JSONPointer(["components", "schemas", schema.name])
-                        code.line(
-                            "schemas[\(Naming.literal(schema.name))] = \(writer.expression(schema.node, at: pointer))")
+                        let expression = writer.expression(schema.node, at: pointer)
+                        for statement in writer.takeStatements() { code.line(statement) }
+                        code.line("schemas[\(Naming.literal(schema.name))] = \(expression)")
                     }
                 }
             }
@@ -103,8 +104,10 @@ struct ContractWriter {
         arguments.append("schemas: schemas")
         let documentation = CodeWriter.documentationLines(operation.path).joined()
         code.line("/// `\(operation.method) \(documentation)`: what ``\(plan.name)`` must send.")
+        let statements = writer.takeStatements()
         code.block("\(access)static var \(Naming.escaped(member)): OperationContract") { code in
-            code.line("OperationContract(")
+            for statement in statements { code.line(statement) }
+            code.line((statements.isEmpty ? "" : "return ") + "OperationContract(")
             for (index, argument) in arguments.enumerated() {
                 code.line("    " + argument + (index == arguments.count - 1 ? ")" : ","))
             }

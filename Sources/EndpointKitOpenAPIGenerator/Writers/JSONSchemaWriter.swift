@@ -2,9 +2,26 @@ import EndpointKitOpenAPIReader
 
 /// Writes a schema of the document as a `JSONSchema` expression (EndpointKitStubs): component
 /// schemas as `.reference("Name")`, others written out; formats are not checked.
-struct JSONSchemaWriter {
+///
+/// An object's properties are not a nested dictionary literal (type-checking those took minutes
+/// for OpenAI's schemas) but a local variable filled by statements, which ``takeStatements()``
+/// hands out to be written before the expression.
+final class JSONSchemaWriter {
     /// The document's references.
     let references: References
+    /// The statements the expressions written since the last ``takeStatements()`` need.
+    private var statements: [String] = []
+    /// How many property variables were declared.
+    private var variables = 0
+
+    /// A writer for the document of `references`.
+    init(references: References) { self.references = references }
+
+    /// The statements the expressions written so far need, in order; then none.
+    func takeStatements() -> [String] {
+        defer { statements = [] }
+        return statements
+    }
 
     /// The expression for the schema `node` at `pointer`; `visiting` are the inline references
     /// being written (one met again is `.any`, which stops a loop).
@@ -82,8 +99,11 @@ struct JSONSchemaWriter {
         }
         var arguments: [String] = []
         if !keys.isEmpty {
-            arguments.append(
-                "[" + keys.map { "\(Naming.literal($0)): \(values[$0] ?? ".any")" }.joined(separator: ", ") + "]")
+            variables += 1
+            let variable = "properties\(variables)"
+            statements.append("var \(variable): [String: JSONSchema] = [:]")
+            for key in keys { statements.append("\(variable)[\(Naming.literal(key))] = \(values[key] ?? ".any")") }
+            arguments.append(variable)
         }
         var seen: Set<String> = []
         let names = required.filter { seen.insert($0).inserted }
