@@ -3,3 +3,22 @@
 import EndpointKit
 import EndpointKitStubs
 import Foundation
+
+/// What the API description says each operation accepts, to check requests against.
+nonisolated public enum Contracts {
+    /// The component schemas the operations use, by name.
+    public static let schemas: [String: JSONSchema] = makeSchemas()
+
+    /// The schemas, added a few per function (a long literal is slow to type-check).
+    private static func makeSchemas() -> [String: JSONSchema] {
+        [:]
+    }
+}
+
+/// A request per operation with a sample response, made with placeholder arguments.
+nonisolated public enum SampleRequests {
+    /// The requests, in document order.
+    public static var all: [any SampleResponseProviding] {
+        []
+    }
+}

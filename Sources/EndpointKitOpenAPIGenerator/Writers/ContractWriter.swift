@@ -34,6 +34,8 @@ struct ContractWriter {
             code.line()
             code.line("/// The schemas, added a few per function (a long literal is slow to type-check).")
             code.block("private static func makeSchemas() -> [String: JSONSchema]") { code in
+                // A `var` never added to would be a warning in the generated code.
+                guard !schemas.isEmpty else { return code.line("[:]") }
                 code.line("var schemas: [String: JSONSchema] = [:]")
                 for index in stride(from: 0, to: schemas.count, by: Self.schemasPerFunction) {
                     code.line("addSchemas\(index / Self.schemasPerFunction + 1)(to: &schemas)")

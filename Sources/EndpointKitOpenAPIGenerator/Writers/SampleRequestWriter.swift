@@ -22,15 +22,18 @@ struct SampleRequestWriter {
         code.block("nonisolated \(access)enum \(name)") { code in
             code.line("/// The requests, in document order.")
             code.block("\(access)static var all: [any SampleResponseProviding]") { code in
-                code.line("var requests: [any SampleResponseProviding] = []")
-                for plan in plans {
-                    if let value = request(plan) {
+                let values = plans.map { (plan: $0, value: request($0)) }
+                // A `var` never appended to would be a warning in the generated code.
+                let appends = values.contains { $0.value != nil }
+                if appends { code.line("var requests: [any SampleResponseProviding] = []") }
+                for (plan, value) in values {
+                    if let value {
                         code.line("requests.append(\(value))")
                     } else {
                         code.line("// \(plan.name) is left out: a required argument cannot be made (a cycle).")
                     }
                 }
-                code.line("return requests")
+                code.line(appends ? "return requests" : "[]")
             }
         }
     }
