@@ -15,7 +15,8 @@ struct ModelWriter {
         case .enumeration(let name, let documentation, let cases, let integer):
             enumeration(name, documentation, cases, integer: integer, into: &code)
         case .union(let name, let documentation, let cases, let discriminator):
-            UnionWriter(access: access, conformances: conformances).write(name, documentation, cases, discriminator, into: &code)
+            UnionWriter(access: access, conformances: conformances).write(
+                name, documentation, cases, discriminator, into: &code)
         case .alias(let name, let documentation, let type):
             code.documentation(documentation ?? "The `\(name)` schema.")
             code.line("\(access)typealias \(name) = \(type.code)")
