@@ -118,6 +118,10 @@ if ! swift build --build-tests >build.log 2>&1; then
     echo "the generated code does not build: $work/build.log" >&2
     exit 1
 fi
+if grep -E "warning:" build.log | grep -F "/Sources/Generated/"; then
+    echo "the generated code builds with warnings: $work/build.log" >&2
+    exit 1
+fi
 status=0
 swift test --skip-build >test.log 2>&1 || status=$?
 grep -E "round-trip:|FAILED|error:" test.log || cat test.log
