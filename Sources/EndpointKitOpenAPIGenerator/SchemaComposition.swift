@@ -97,6 +97,7 @@ extension SchemaTranslator {
         let mapping = node["discriminator"]?["mapping"]?.members ?? []
         var scope = NameScope(reserving: Naming.unusableMembers)
         var cases: [UnionCase] = []
+        var used: Set<String> = []
         for (index, alternative) in alternatives.enumerated() {
             let usage = try self.usage(
                 of: alternative.node, at: alternative.pointer, name: swiftName + "Option" + String(index + 1))
@@ -113,6 +114,12 @@ extension SchemaTranslator {
                 .map(\.key)
                 if values.isEmpty, let component { values = [component] }
             }
+            if let discriminator, mapping.isEmpty {
+                // Without a mapping the name is the value, but documents (OpenAI's) mostly give
+                // each alternative a one-value enum or const for it: accept those too.
+                values += constants(of: discriminator, in: alternative.node).filter { !values.contains($0) }
+            }
+            values = values.filter { used.insert($0).inserted }
             cases.append(UnionCase(name: scope.claim(caseName(usage.type)), type: usage.type, values: values))
         }
         declarations.append(
@@ -120,6 +127,19 @@ extension SchemaTranslator {
                 name: swiftName, documentation: Self.documentation(of: node), cases: cases,
                 discriminator: discriminator))
         return TypeUsage(.named(swiftName), nullable: nullable)
+    }
+
+    /// The values a property of an object schema (through its references and `allOf`) is
+    /// fixed to by a `const` or an `enum`; none when it is not.
+    private func constants(of property: String, in node: Node, depth: Int = 0) -> [String] {
+        guard depth < 8, let resolved = try? references.resolve(node, at: JSONPointer()).node else { return [] }
+        if let schema = resolved["properties"]?[property],
+            let fixed = try? references.resolve(schema, at: JSONPointer()).node
+        {
+            if let constant = fixed["const"]?.string { return [constant] }
+            if let values = fixed["enum"]?.elements { return values.compactMap(\.string) }
+        }
+        return (resolved["allOf"]?.elements ?? []).flatMap { constants(of: property, in: $0, depth: depth + 1) }
     }
 
     /// A case name for an alternative of type `type`: `pet` for `Pet`, `stringArray` for `[String]`.

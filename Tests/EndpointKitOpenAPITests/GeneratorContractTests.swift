@@ -93,4 +93,19 @@ final class GeneratorContractTests: XCTestCase {
                 "public var sampleResponse: StubResponse { .text(\"welcome\", status: 200, contentType: \"text/plain\") }"
             ), code)
     }
+
+    func testADiscriminatorWithoutMappingAlsoAcceptsEachAlternativesConstant() throws {
+        let text = """
+            {"openapi": "3.1.0", "info": {"title": "T", "version": "1"}, "paths": {},
+             "components": {"schemas": {
+              "Item": {"oneOf": [{"$ref": "#/components/schemas/Message"}, {"$ref": "#/components/schemas/Call"}],
+                "discriminator": {"propertyName": "type"}},
+              "Message": {"type": "object", "properties": {"type": {"type": "string", "enum": ["message"]}}},
+              "Call": {"type": "object", "properties": {"type": {"const": "call"}}}}}}
+            """
+        let root = try DocumentReader.read(Array(text.utf8))
+        let code = try Generator.generate(root, options: GeneratorOptions()).files.map(\.contents).joined()
+        XCTAssertTrue(code.contains("case \"Message\", \"message\":"), code)
+        XCTAssertTrue(code.contains("case \"Call\", \"call\":"), code)
+    }
 }
