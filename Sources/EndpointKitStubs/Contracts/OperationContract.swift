@@ -13,7 +13,7 @@ import FoundationNetworking
 /// `endpointkit-openapi` writes one per operation (Docs/OpenAPI.md):
 ///
 /// ```swift
-/// let report = APIContracts.createUser.check(CreateUser(name: "Ada"), baseURL: URL(string: "https://api.test")!)
+/// let report = Contracts.createUser.check(CreateUser(name: "Ada"), baseURL: URL(string: "https://api.test")!)
 /// assertContract(report)   // EndpointKitTesting: fails the test with each difference
 /// ```
 ///
