@@ -79,6 +79,13 @@ enum Naming {
 
     /// A name as a Swift string literal's content: `\`, `"` and control characters escaped.
     static func literal(_ text: String) -> String {
+        quoted(text) { "\\u{" + String($0, radix: 16) + "}" }
+    }
+
+    /// `text` in double quotes with `\`, `"`, line breaks, tabs, other control characters and the
+    /// line separators escaped: Swift's and JSON's string syntax, which differ only in how a
+    /// scalar is written as a number (`escape`).
+    static func quoted(_ text: String, escape: (UInt32) -> String) -> String {
         var result = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -91,7 +98,7 @@ enum Naming {
                 if scalar.value < 0x20 || scalar.value == 0x7F || (0x2028...0x2029).contains(scalar.value)
                     || (0x80...0x9F).contains(scalar.value)
                 {
-                    result += "\\u{" + String(scalar.value, radix: 16) + "}"
+                    result += escape(scalar.value)
                 } else {
                     result.unicodeScalars.append(scalar)
                 }
