@@ -18,6 +18,11 @@ let package = Package(
         .library(name: "EndpointKitOutbox", targets: ["EndpointKitOutbox"]),
         .library(name: "EndpointKitComposition", targets: ["EndpointKitComposition"]),
         .executable(name: "endpointkit-demo", targets: ["EndpointKitDemo"]),
+        // Request types, models and sample responses from an OpenAPI document (Docs/OpenAPI.md).
+        .executable(name: "endpointkit-openapi", targets: ["endpointkit-openapi"]),
+        // `swift package generate-endpoints ...`, and generation at build time from a target's openapi.yaml.
+        .plugin(name: "GenerateEndpoints", targets: ["GenerateEndpoints"]),
+        .plugin(name: "EndpointKitOpenAPIBuildPlugin", targets: ["EndpointKitOpenAPIBuildPlugin"]),
     ],
     targets: [
         // Declarations of the libcurl API that CurlTransport uses; libcurl.so.4 is loaded at run time.
@@ -66,6 +71,40 @@ let package = Package(
             ]
         ),
         .testTarget(name: "EndpointKitTestServerTests", dependencies: ["EndpointKitTestServer"]),
+        // The OpenAPI generator: a JSON and YAML reader of its own, the generator, its command line.
+        // Not libraries: an app never links them.
+        .target(name: "EndpointKitOpenAPIReader"),
+        .target(name: "EndpointKitOpenAPIGenerator", dependencies: ["EndpointKitOpenAPIReader"]),
+        // Named as its product: a plugin finds its tool by the executable target's name.
+        .executableTarget(
+            name: "endpointkit-openapi", dependencies: ["EndpointKitOpenAPIGenerator"], path: "Sources/EndpointKitOpenAPI"),
+        .plugin(
+            name: "GenerateEndpoints",
+            capability: .command(
+                intent: .custom(verb: "generate-endpoints", description: "Generate endpoints from an OpenAPI document"),
+                permissions: [.writeToPackageDirectory(reason: "Writes the generated endpoints to the --output folder")]
+            ),
+            dependencies: ["endpointkit-openapi"],
+            path: "Sources/GenerateEndpointsCommand"
+        ),
+        .plugin(
+            name: "EndpointKitOpenAPIBuildPlugin", capability: .buildTool(), dependencies: ["endpointkit-openapi"],
+            path: "Sources/EndpointKitOpenAPIBuildPlugin"
+        ),
+        // Endpoints generated at build time from its openapi.yaml (the build-tool plugin), sent to the
+        // test server and decoded: the plugin, the generated code and the samples together.
+        .testTarget(
+            name: "EndpointKitOpenAPIRoundTripTests",
+            dependencies: ["EndpointKit", "EndpointKitStubs", "EndpointKitStreaming", "EndpointKitTestServer"],
+            plugins: ["EndpointKitOpenAPIBuildPlugin"]
+        ),
+        .testTarget(
+            name: "EndpointKitOpenAPITests",
+            dependencies: [
+                "EndpointKitOpenAPIReader", "EndpointKitOpenAPIGenerator", "EndpointKit", "EndpointKitStubs",
+                "EndpointKitStreaming", "EndpointKitTestServer",
+            ]
+        ),
         // The testing kit's own tests, in XCTest and Swift Testing.
         .testTarget(
             name: "EndpointKitTestingTests",

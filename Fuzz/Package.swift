@@ -7,9 +7,13 @@ let package = Package(
     name: "EndpointKitFuzz",
     dependencies: [.package(name: "EndpointKit", path: "..")],
     targets: [
+        // The OpenAPI generator's JSON and YAML reader, EndpointKitOpenAPIReader (a symbolic link to
+        // its sources, under another module name: target names are unique across packages). It is
+        // no library product of the main package, so the harness compiles it as its own target.
+        .target(name: "FuzzOpenAPIReader"),
         .executableTarget(
             name: "EndpointKitFuzz",
-            dependencies: [.product(name: "EndpointKit", package: "EndpointKit")],
+            dependencies: [.product(name: "EndpointKit", package: "EndpointKit"), "FuzzOpenAPIReader"],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         )
     ],

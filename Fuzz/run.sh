@@ -3,9 +3,10 @@
 #
 #   Fuzz/run.sh [seconds] [target]      # defaults: 600 s, all targets
 #
-# target: all, envelope, lenient, headers or url. The corpus lives in .build/fuzz-corpus/<target>
-# (seeded from Fuzz/Seeds on every run) and crashing inputs are written to Fuzz/Crashes/. Exits
-# non-zero when libFuzzer found a crash or a broken property. FUZZ_ARGS adds libFuzzer options.
+# target: all, envelope, lenient, headers, url or yaml. The corpus lives in
+# .build/fuzz-corpus/<target> (seeded from Fuzz/Seeds on every run) and crashing inputs are
+# written to Fuzz/Crashes/. Exits non-zero when libFuzzer found a crash or a broken property.
+# FUZZ_ARGS adds libFuzzer options.
 set -euo pipefail
 cd "$(dirname "$0")"
 FUZZ_DIR="$(pwd)"
@@ -13,8 +14,8 @@ ROOT="$(cd .. && pwd)"
 SECONDS_TO_RUN="${1:-600}"
 TARGET="${2:-all}"
 case "$TARGET" in
-    all | envelope | lenient | headers | url) ;;
-    *) echo "usage: $0 [seconds] [all|envelope|lenient|headers|url]" >&2; exit 2 ;;
+    all | envelope | lenient | headers | url | yaml) ;;
+    *) echo "usage: $0 [seconds] [all|envelope|lenient|headers|url|yaml]" >&2; exit 2 ;;
 esac
 
 # Two separate -sanitize flags would keep only the last one (swiftc 6.3), so fuzzer and address

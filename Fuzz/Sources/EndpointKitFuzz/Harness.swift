@@ -16,6 +16,7 @@ public func fuzzTestOneInput(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CI
     case .lenient: LenientTarget.run(&input)
     case .headers: HeaderTarget.run(&input)
     case .url: URLTarget.run(&input)
+    case .yaml: DocumentTarget.run(&input)
     }
     return 0
 }
@@ -32,6 +33,8 @@ enum FuzzTarget: String, CaseIterable {
     case headers
     /// URL building: base URL, `RequestPath`, query items, array encodings, redaction.
     case url
+    /// The OpenAPI generator's document readers: YAML, JSON and the choice between them.
+    case yaml
 
     /// The target named by `ENDPOINTKIT_FUZZ_TARGET`, if any.
     static let fixed: FuzzTarget? = ProcessInfo.processInfo.environment["ENDPOINTKIT_FUZZ_TARGET"].flatMap {

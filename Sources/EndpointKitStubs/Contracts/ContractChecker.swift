@@ -169,11 +169,11 @@ struct ContractChecker {
         }
     }
 
-    private static func pairs(of components: URLComponents) -> [Pair] {
+    static func pairs(of components: URLComponents) -> [Pair] {
         (components.queryItems ?? []).map { ($0.name, $0.value ?? "") }
     }
 
-    private static func formPairs(_ body: Data) -> [Pair] {
+    static func formPairs(_ body: Data) -> [Pair] {
         let text = String(decoding: body, as: UTF8.self)
         guard !text.isEmpty else { return [] }
         let decode = { (part: Substring) -> String in

@@ -221,3 +221,13 @@ public struct StubResponse: Sendable, CustomStringConvertible {
         return encoder
     }
 }
+
+extension StubResponse {
+    /// The status, headers and body of an HTTP response (made with `data`, `json`, `text` or
+    /// `status`); `nil` for a file, stream, failure or sample. For tools that serve samples over
+    /// real HTTP (`Bench/openapi/roundtrip.sh`).
+    @_spi(Internal) public var httpContent: (status: Int, headers: HTTPHeaders, body: Data)? {
+        guard case .http(let status, let headers, let body) = content else { return nil }
+        return (status, headers, body)
+    }
+}

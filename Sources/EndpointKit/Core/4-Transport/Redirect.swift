@@ -26,6 +26,21 @@ public struct Redirect: Sendable {
         self.head = head
         self.next = next
     }
+
+    /// A redirect made by hand, to unit-test a ``APIRequest/redirectHandler``:
+    ///
+    /// ```swift
+    /// let moved = HTTPURLResponse(
+    ///     url: URL(string: "https://api.example.com/files/7")!, statusCode: 302, httpVersion: nil,
+    ///     headerFields: ["Location": "https://cdn.example.com/files/7"])!
+    /// let redirect = Redirect(response: moved, next: URLRequest(url: URL(string: "https://cdn.example.com/files/7")!))
+    /// ```
+    /// - Parameters:
+    ///   - response: The redirect response.
+    ///   - next: The request the client would send next.
+    public init(response: HTTPURLResponse, next: URLRequest) {
+        self.init(head: ResponseHead(response), next: next)
+    }
 }
 
 /// What a request does with one redirect: the answer of its ``APIRequest/redirectHandler``.
