@@ -77,7 +77,9 @@ let package = Package(
         .target(name: "EndpointKitOpenAPIGenerator", dependencies: ["EndpointKitOpenAPIReader"]),
         // Named as its product: a plugin finds its tool by the executable target's name.
         .executableTarget(
-            name: "endpointkit-openapi", dependencies: ["EndpointKitOpenAPIGenerator"], path: "Sources/EndpointKitOpenAPI"),
+            name: "endpointkit-openapi", dependencies: ["EndpointKitOpenAPIGenerator"],
+            path: "Sources/EndpointKitOpenAPI"
+        ),
         .plugin(
             name: "GenerateEndpoints",
             capability: .command(

@@ -15,7 +15,7 @@ let package = Package(
             name: "EndpointKitFuzz",
             dependencies: [.product(name: "EndpointKit", package: "EndpointKit"), "FuzzOpenAPIReader"],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
-        )
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
